@@ -1,0 +1,38 @@
+# One command for the main job (`make demo`), one for the tests (`make test`); each sets itself up.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: install demo test lint chromium bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+install: $(BIN)/.installed
+
+# Debian's Chromium for the browser test (installed when missing and we may; else that test skips).
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	      || echo "chromium could not be installed: the browser test will skip"; \
+	  else echo "no /usr/bin/chromium and not root: the browser test will skip"; fi; \
+	fi
+
+demo: install
+	$(BIN)/layoutrag demo
+
+test: install chromium
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/pytest
+
+bench: install
+	$(BIN)/python benchmarks/ingest.py
+	$(BIN)/python benchmarks/search.py
+	$(BIN)/python benchmarks/serve_load.py
+
+clean:
+	rm -rf $(VENV) layoutrag-data

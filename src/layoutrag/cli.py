@@ -1,0 +1,245 @@
+"""`layoutrag` command line: a thin shell over the core modules.
+
+Every LayoutragError becomes one red line on stderr and exit code 1 (2 for bad usage); no traceback.
+Each command's body belongs to the area that implements it (see the module named in its import).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from layoutrag.config import default_data_dir
+from layoutrag.errors import InputError, LayoutragError
+
+app = typer.Typer(
+    name="layoutrag",
+    help="Search engineering datasheets; every hit is a page region you can check.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+DataOpt = Annotated[
+    Path | None, typer.Option("--data", help="Data directory (default $LAYOUTRAG_DATA or ./layoutrag-data).")
+]
+
+
+def _data(data: Path | None) -> Path:
+    return data if data is not None else default_data_dir()
+
+
+def _fail(e: BaseException, code: int = 1) -> None:
+    msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+    err.print(f"[red]error:[/red] {msg}", highlight=False, markup=True)
+    raise typer.Exit(code)
+
+
+# --------------------------------------------------------------------------- ingest (issue 2)
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],
+    data: DataOpt = None,
+    layout: Annotated[str | None, typer.Option(help="Layout backend: pymupdf | yolo.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Documents processed in parallel.")] = 1,
+    no_index: Annotated[bool, typer.Option("--no-index", help="Skip building the search index.")] = False,
+) -> None:
+    """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
+    from layoutrag.ingest.pipeline import ingest_paths
+
+    try:
+        results = ingest_paths(paths, _data(data), layout=layout, jobs=jobs, progress=True)
+        if not no_index:
+            from layoutrag.index.store import build_index
+
+            build_index(_data(data), progress=True)
+    except LayoutragError as e:
+        _fail(e)
+    failed = [r for r in results if r.status == "failed"]
+    for r in failed:
+        err.print(f"[red]failed[/red] {r.path}: {r.error}", highlight=False)
+    ok = sum(r.status == "ok" for r in results)
+    skipped = sum(r.status == "skipped" for r in results)
+    console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed")
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command()
+def show(
+    pdf_or_doc: Annotated[str, typer.Argument(help="A PDF path or an ingested doc id / file name.")],
+    page: Annotated[int, typer.Option("--page", help="1-based page number.")] = 1,
+    out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("page.png"),
+    data: DataOpt = None,
+    layout: Annotated[str | None, typer.Option(help="Backend when PDF is not ingested yet.")] = None,
+) -> None:
+    """Draw the detected layout elements with their labels over a page."""
+    from layoutrag.ingest.pipeline import show_page
+
+    try:
+        show_page(pdf_or_doc, page=page, out=out, data=_data(data), layout=layout)
+    except LayoutragError as e:
+        _fail(e)
+    console.print(f"wrote {out}")
+
+
+# --------------------------------------------------------------------------- chunks (issue 3)
+@app.command()
+def chunks(
+    doc: Annotated[str, typer.Argument(help="Doc id or the PDF's file name.")],
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print evidence packages as JSON lines.")] = False,
+) -> None:
+    """List a document's chunks (id, type, pages, boxes, toc path, text head)."""
+    from layoutrag.chunking.cli import print_chunks
+
+    try:
+        print_chunks(doc, data=_data(data), as_json=as_json, console=console)
+    except LayoutragError as e:
+        _fail(e)
+
+
+# --------------------------------------------------------------------------- search (issue 4)
+@app.command()
+def search(
+    query: Annotated[
+        str, typer.Argument(help="What to look for (English or Chinese, part numbers welcome).")
+    ],
+    data: DataOpt = None,
+    top_k: Annotated[int, typer.Option("--top-k", "-k")] = 15,
+    doc: Annotated[str | None, typer.Option("--doc", help="Only this doc id.")] = None,
+    block_type: Annotated[str | None, typer.Option("--type", help="Only this block type.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print evidence packages as JSON.")] = False,
+) -> None:
+    """Search the index; each hit is an evidence package."""
+    from layoutrag.index.cli import print_hits
+    from layoutrag.service import LayoutRAG
+
+    try:
+        idx = LayoutRAG(_data(data))
+        filters = {"doc_id": idx.resolve_doc(doc) if doc else None, "block_type": block_type}
+        hits = idx.search(query, top_k=top_k, filters=filters)
+    except InputError as e:
+        _fail(e, 2)
+    except LayoutragError as e:
+        _fail(e)
+    print_hits(hits, as_json=as_json, console=console)
+
+
+@app.command("import-chunks")
+def import_chunks(
+    file: Annotated[Path, typer.Argument(help="JSONL of chunk records (evidence-package field names).")],
+    data: DataOpt = None,
+) -> None:
+    """Index chunk records made elsewhere; bad lines are reported and skipped."""
+    from layoutrag.index.importer import import_chunks_file
+
+    try:
+        n_ok, problems = import_chunks_file(file, _data(data), progress=True)
+    except LayoutragError as e:
+        _fail(e)
+    for line_no, reason in problems:
+        err.print(f"line {line_no}: {reason}", highlight=False)
+    console.print(f"imported {n_ok} chunks, skipped {len(problems)} bad lines")
+
+
+@app.command()
+def index(data: DataOpt = None) -> None:
+    """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
+    from layoutrag.index.store import build_index
+
+    try:
+        stats = build_index(_data(data), progress=True)
+    except LayoutragError as e:
+        _fail(e)
+    console.print(stats)
+
+
+# --------------------------------------------------------------------------- eval (issue 5)
+@app.command("eval")
+def evaluate(
+    queries: Annotated[Path, typer.Argument(help="Queries JSONL (region gold or chunk-id gold).")],
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    report: Annotated[Path | None, typer.Option("--report", help="Write a Markdown report here.")] = None,
+    compare: Annotated[bool, typer.Option("--compare", help="Also run baselines and ablations.")] = False,
+    pdfs: Annotated[
+        Path | None, typer.Option("--pdfs", help="Folder of the PDFs (for baselines and answer location).")
+    ] = None,
+) -> None:
+    """Score retrieval against gold regions or gold chunk ids."""
+    from layoutrag.evaluation.harness import run_eval_cli
+
+    try:
+        run_eval_cli(
+            queries, _data(data), as_json=as_json, report=report, compare=compare, pdfs=pdfs, console=console
+        )
+    except LayoutragError as e:
+        _fail(e)
+
+
+@app.command()
+def samples(
+    out: Annotated[Path, typer.Option("--out", help="Folder for the generated PDFs and ground truth.")],
+    n: Annotated[int, typer.Option("--n")] = 30,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+) -> None:
+    """Generate realistic sample datasheets with ground truth (elements and region queries)."""
+    from layoutrag.samples.generator import generate_corpus
+
+    try:
+        summary = generate_corpus(out, n=n, seed=seed)
+    except LayoutragError as e:
+        _fail(e)
+    console.print(summary)
+
+
+# --------------------------------------------------------------------------- serve (issue 6)
+@app.command()
+def serve(
+    data: DataOpt = None,
+    host: Annotated[str, typer.Option()] = "127.0.0.1",
+    port: Annotated[int, typer.Option()] = 8000,
+) -> None:
+    """HTTP API + web UI."""
+    from layoutrag.serve.api import run_server
+
+    run_server(_data(data), host=host, port=port)
+
+
+@app.command()
+def mcp(data: DataOpt = None) -> None:
+    """MCP server over stdio (tools: build_evidence_package, get_chunk, get_evidence_image)."""
+    from layoutrag.serve.mcp_server import run_stdio
+
+    run_stdio(_data(data))
+
+
+@app.command()
+def demo(
+    data: DataOpt = None,
+    port: Annotated[int, typer.Option()] = 8000,
+    host: Annotated[str, typer.Option()] = "127.0.0.1",
+    n: Annotated[int, typer.Option("--n", help="Sample datasheets to generate.")] = 12,
+    no_serve: Annotated[bool, typer.Option("--no-serve", help="Build everything, then exit.")] = False,
+) -> None:
+    """Generate sample datasheets, ingest them, build the index and serve the UI."""
+    from layoutrag.serve.demo import run_demo
+
+    try:
+        run_demo(_data(data), host=host, port=port, n=n, serve=not no_serve, console=console)
+    except LayoutragError as e:
+        _fail(e)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,54 @@
+"""Every tunable has one default here. Environment variables override with the LAYOUTRAG_ prefix."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Settings", "default_data_dir", "settings"]
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # render
+    dpi: int = 200
+    text_layer_min_chars: int = 50  # more than this on a page -> pdf_layer, else needs_ocr
+    # layout
+    layout_backend: str = "pymupdf"  # pymupdf | yolo  (default chosen by measured region coverage)
+    yolo_confidence: float = 0.25
+    # limits for one document (bad input never stops a batch)
+    max_file_mb: float = 200.0
+    max_pages: int = 2000
+    max_page_side_pt: float = 14400.0  # 200 inches, the PDF spec's user-space limit
+    # chunking
+    chunk_max_chars: int = 1500
+    chunk_max_gap_frac: float = 0.18  # members farther apart than this share of page height never join
+    crop_padding_px: int = 8
+    # index / search
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
+    rrf_k: int = 60
+    top_k: int = 15
+    max_top_k: int = 100
+    max_query_chars: int = 1000
+    embed_max_chars: int = 1500
+    embedder: str = "default"  # resolved by layoutrag.index.embedders
+
+
+def _from_env() -> Settings:
+    values: dict[str, object] = {}
+    for name, field in Settings.model_fields.items():
+        raw = os.environ.get(f"LAYOUTRAG_{name.upper()}")
+        if raw is not None:
+            values[name] = field.annotation(raw) if field.annotation in (int, float, str) else raw  # type: ignore[misc]
+    return Settings(**values)
+
+
+settings = _from_env()
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("LAYOUTRAG_DATA") or "./layoutrag-data")

@@ -1,0 +1,200 @@
+"""Typed records shared by every stage (the only module that defines data crossing a stage boundary).
+
+Coordinates: every ``bbox_pdf`` is ``[x0, y0, x1, y1]`` in PDF points, origin at the top-left of the
+page *as displayed* (after /Rotate, relative to the visible box), y growing downwards. Pixel boxes
+are derived with :func:`layoutrag.geometry.pt_to_px`; they are never stored.
+
+Record tree::
+
+    Document ── pages: list[Page] ── elements: list[Element], words: list[Word]
+    DocumentCard                        (per document: title, vendor, series, part numbers)
+    Chunk ── regions: list[Region], rows: list[TableRow]
+    EvidencePackage(Chunk) + query-time scores
+    IngestResult                        (one line of the ingest report)
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "LABELS",
+    "BBox",
+    "Chunk",
+    "Document",
+    "DocumentCard",
+    "Element",
+    "EvidencePackage",
+    "IngestResult",
+    "Label",
+    "Page",
+    "Record",
+    "Region",
+    "SearchFilters",
+    "TableRow",
+    "Word",
+]
+
+Label = Literal[
+    "title",
+    "section_header",
+    "text",
+    "list_item",
+    "table",
+    "picture",
+    "caption",
+    "footnote",
+    "page_header",
+    "page_footer",
+    "formula",
+]
+LABELS: tuple[str, ...] = Label.__args__  # type: ignore[attr-defined]
+
+BBox = tuple[float, float, float, float]
+"""[x0, y0, x1, y1] in PDF points, top-left origin of the displayed page."""
+
+TextSource = Literal["pdf_layer", "ocr", "none"]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Word(Record):
+    text: str
+    bbox_pdf: BBox
+    block: int = 0
+    line: int = 0
+
+
+class Element(Record):
+    element_id: str  # "{doc_id}_p{page}_e{nnn}", nnn = reading-order index on the page
+    page: int  # 1-based
+    label: Label
+    confidence: float
+    bbox_pdf: BBox
+    text: str = ""
+    text_source: TextSource = "pdf_layer"
+    order: int = 0  # reading-order index within the page
+    source_label: str = ""  # the backend's own class name
+    font_size: float | None = None  # dominant font size of the element's text (points)
+    bold: bool | None = None
+
+
+class Page(Record):
+    page: int  # 1-based
+    width_pt: float
+    height_pt: float
+    rotation: int = 0
+    text_status: Literal["pdf_layer", "needs_ocr"] = "pdf_layer"
+    text_source: TextSource = "pdf_layer"
+    n_chars: int = 0
+    n_raw_detections: int = 0
+    n_deduped: int = 0
+    elements: list[Element] = Field(default_factory=list)
+    words: list[Word] = Field(default_factory=list)
+    error: str | None = None  # a page that failed to render/detect keeps a reason, the document goes on
+
+
+class Document(Record):
+    doc_id: str
+    source_pdf: str  # path as ingested
+    file_name: str
+    sha256: str
+    n_pages: int
+    layout_backend: str
+    dpi: int
+    stage_version: str
+    title: str = ""
+    pages: list[Page] = Field(default_factory=list)
+
+
+class DocumentCard(Record):
+    doc_id: str
+    file_name: str = ""
+    title: str = ""
+    vendor: str = ""
+    series: list[str] = Field(default_factory=list)
+    part_numbers: list[str] = Field(default_factory=list)
+    product_type: str = ""
+    key_parameters: dict[str, str] = Field(default_factory=dict)
+
+
+class Region(Record):
+    page: int
+    bbox_pdf: BBox
+    label: str = ""
+
+
+class TableRow(Record):
+    page: int
+    bbox_pdf: BBox
+    cells: list[str] = Field(default_factory=list)
+    text: str = ""
+    is_header: bool = False
+
+
+class Chunk(Record):
+    """The unit that is indexed and returned. Field names are the evidence-package contract."""
+
+    chunk_id: str  # "{doc_id}_p{page}_b{nn}"
+    doc_id: str
+    page: int  # first page (1-based)
+    source_pdf: str = ""
+    bboxes_pdf: list[BBox] = Field(default_factory=list)  # member boxes on `page`, never a union
+    regions: list[Region] = Field(default_factory=list)  # every member, on every page
+    page_size_pt: tuple[float, float] | None = None
+    block_type: str = "text"
+    section_title: str = ""
+    toc_path: str = ""
+    native_text: str = ""
+    description: str = ""
+    keywords: list[str] = Field(default_factory=list)
+    rows: list[TableRow] = Field(default_factory=list)
+    header: list[str] = Field(default_factory=list)  # table header cells, when known
+    crop_images: list[str] = Field(default_factory=list)  # paths relative to the data dir
+    evidence_image: str | None = None  # path relative to the data dir
+    element_ids: list[str] = Field(default_factory=list)
+    indexed: bool = True  # page headers/footers are kept but not indexed
+
+    @field_validator("page")
+    @classmethod
+    def _page_positive(cls, v: int) -> int:
+        if v < 1:
+            raise ValueError("page is 1-based")
+        return v
+
+    def all_regions(self) -> list[Region]:
+        """Regions, falling back to `bboxes_pdf` on `page` for chunks imported without regions."""
+        if self.regions:
+            return self.regions
+        return [Region(page=self.page, bbox_pdf=b) for b in self.bboxes_pdf]
+
+
+class EvidencePackage(Chunk):
+    score: float = 0.0
+    dense_rank: int | None = None
+    bm25_rank: int | None = None
+    dense_score: float | None = None
+    bm25_score: float | None = None
+    matched_row: int | None = None  # index into `rows` of the row that best matches the query
+
+
+class SearchFilters(Record):
+    doc_id: str | None = None
+    block_type: str | None = None
+    page_min: int | None = None
+    page_max: int | None = None
+
+
+class IngestResult(Record):
+    path: str
+    doc_id: str | None = None
+    status: Literal["ok", "skipped", "failed"]
+    pages: int = 0
+    elements: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    error: str | None = None

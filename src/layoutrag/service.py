@@ -1,0 +1,146 @@
+"""The one core service. CLI, HTTP API, MCP server and the demo are thin fronts over `LayoutRAG`.
+
+idx = layoutrag.open("layoutrag-data")
+hits = idx.search("7M-26.000MAAJ-T ESR", top_k=15)      # list[EvidencePackage]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+
+from layoutrag.config import Settings, default_data_dir
+from layoutrag.config import settings as default_settings
+from layoutrag.errors import InputError, NotFoundError
+from layoutrag.records import Chunk, Document, DocumentCard, EvidencePackage, SearchFilters
+from layoutrag.storage import DataDir, check_id
+
+__all__ = ["LayoutRAG", "open_index", "validate_query"]
+
+
+def validate_query(query: str, *, max_chars: int) -> str:
+    """Normalise a user query; raise InputError (one line) when it cannot be searched."""
+    if not isinstance(query, str):
+        raise InputError("query must be a string")
+    if len(query) > max_chars:
+        raise InputError(f"query too long: {len(query)} characters (limit {max_chars})")
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in query).strip()
+    if not cleaned:
+        raise InputError("empty query")
+    return " ".join(cleaned.split())
+
+
+class LayoutRAG:
+    def __init__(self, data: str | os.PathLike[str] | None = None, *, settings: Settings | None = None):
+        self.data = DataDir(data if data is not None else default_data_dir())
+        self.settings = settings or default_settings
+
+    # --- search -------------------------------------------------------------------------
+    @cached_property
+    def _index(self):  # layoutrag.index.hybrid.HybridIndex, loaded lazily from the live generation
+        from layoutrag.index.store import load_index
+
+        return load_index(self.data, settings=self.settings)
+
+    def reload(self) -> None:
+        self.__dict__.pop("_index", None)
+        self.__dict__.pop("_chunk_map", None)
+
+    def search(
+        self,
+        query: str,
+        *,
+        top_k: int | None = None,
+        filters: SearchFilters | dict | None = None,
+    ) -> list[EvidencePackage]:
+        q = validate_query(query, max_chars=self.settings.max_query_chars)
+        k = self.settings.top_k if top_k is None else int(top_k)
+        if not 1 <= k <= self.settings.max_top_k:
+            raise InputError(f"top_k must be between 1 and {self.settings.max_top_k}")
+        f = SearchFilters.model_validate(filters) if isinstance(filters, dict) else filters
+        return self._index.search(q, top_k=k, filters=f)
+
+    # --- records ------------------------------------------------------------------------
+    @cached_property
+    def _chunk_map(self) -> dict[str, Chunk]:
+        return {c.chunk_id: c for c in self._index.chunks}
+
+    def get_chunk(self, chunk_id: str) -> Chunk:
+        check_id(chunk_id, "chunk")
+        try:
+            return self._chunk_map[chunk_id]
+        except KeyError:
+            raise NotFoundError(f"unknown chunk: {chunk_id}") from None
+
+    def chunks(self, doc_id: str | None = None) -> list[Chunk]:
+        cs = self._index.chunks
+        return [c for c in cs if doc_id is None or c.doc_id == doc_id]
+
+    def cards(self) -> list[DocumentCard]:
+        return list(self._index.cards.values())
+
+    def card(self, doc_id: str) -> DocumentCard:
+        check_id(doc_id, "document")
+        try:
+            return self._index.cards[doc_id]
+        except KeyError:
+            raise NotFoundError(f"unknown document: {doc_id}") from None
+
+    def resolve_doc(self, doc: str) -> str:
+        """A doc id, or the PDF's file name (as ingested), to a doc id."""
+        if doc in self._index.cards:
+            return doc
+        name = Path(doc).name
+        for c in self._index.cards.values():
+            if c.file_name == name:
+                return c.doc_id
+        raise NotFoundError(f"unknown document: {doc[:80]}")
+
+    def document(self, doc_id: str) -> Document:
+        path = self.data.document_json(doc_id)
+        if not path.exists():
+            raise NotFoundError(f"unknown document: {doc_id}")
+        return Document.model_validate_json(path.read_text(encoding="utf-8"))
+
+    # --- images ---------------------------------------------------------------------------
+    def evidence_image(self, chunk_id: str) -> Path:
+        c = self.get_chunk(chunk_id)
+        if not c.evidence_image:
+            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
+        p = self.data.resolve(c.evidence_image)
+        if not p.exists():
+            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
+        return p
+
+    def pdf_path(self, doc_id: str) -> Path:
+        self.card(doc_id)
+        p = self.data.source_pdf(doc_id)
+        if not p.exists():
+            raise NotFoundError(f"no PDF stored for document {doc_id}")
+        return p
+
+    def page_image(self, doc_id: str, page: int, *, dpi: int | None = None) -> Path:
+        """PNG of one page (cached in the data dir; re-rendered on demand)."""
+        from layoutrag.ingest.render import render_page_png
+
+        dpi = dpi or self.settings.dpi
+        pdf = self.pdf_path(doc_id)
+        out = self.data.page_png(doc_id, page, dpi)
+        if not out.exists():
+            render_page_png(pdf, page, dpi, out)  # raises NotFoundError for a page out of range
+        return out
+
+    def ingest_report(self) -> list[dict]:
+        if not self.data.report.exists():
+            return []
+        return json.loads(self.data.report.read_text(encoding="utf-8"))
+
+    def doc_ids(self) -> Sequence[str]:
+        return sorted(self._index.cards)
+
+
+def open_index(data: str | os.PathLike[str] | None = None, *, settings: Settings | None = None) -> LayoutRAG:
+    return LayoutRAG(data, settings=settings)
