@@ -19,6 +19,7 @@ class Settings(BaseModel):
     # layout
     layout_backend: str = "pymupdf"  # pymupdf | yolo  (default chosen by measured region coverage)
     yolo_confidence: float = 0.25
+    dedup_strategy: str = "area"  # area | confidence  (confidence only for the ablation)
     # limits for one document (bad input never stops a batch)
     max_file_mb: float = 200.0
     max_pages: int = 2000

@@ -24,6 +24,7 @@ __all__ = [
     "BBox",
     "Chunk",
     "Document",
+    "DocChunks",
     "DocumentCard",
     "Element",
     "EvidencePackage",
@@ -180,6 +181,16 @@ class EvidencePackage(Chunk):
     dense_score: float | None = None
     bm25_score: float | None = None
     matched_row: int | None = None  # index into `rows` of the row that best matches the query
+
+
+class DocChunks(Record):
+    """The content of ``docs/{doc_id}/chunks.json``: a document's card and chunks, with the key
+    (content hash + stage versions + layout backend) they were built from, for resumability."""
+
+    key: str
+    card: DocumentCard
+    chunks: list[Chunk] = Field(default_factory=list)
+    n_unassigned: int = 0  # elements no rule grouped, each made its own chunk (guard counter)
 
 
 class SearchFilters(Record):
