@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import pytest
-from llm_stub import OpenAIStub
 
 from layoutrag.errors import BackendError
 from layoutrag.llm import OpenAICompatible, llm_from_env
+from llm_stub import OpenAIStub
 
 
 def test_chat_and_embeddings_over_real_http():
