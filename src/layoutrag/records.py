@@ -110,6 +110,9 @@ class Document(Record):
     stage_version: str
     title: str = ""
     pages: list[Page] = Field(default_factory=list)
+    # resumability key (content hash + stage version + layout backend + dedup strategy + dpi);
+    # "" when a page failed, so a re-run retries the document
+    key: str = ""
 
 
 class DocumentCard(Record):

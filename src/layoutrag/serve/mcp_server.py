@@ -1,0 +1,103 @@
+"""MCP server (official `mcp` SDK 2.x, stdio): the core service as three tools for agents.
+
+    build_evidence_package(query, top_k, filters) -> {"query", "hits": [evidence package, ...]}
+    get_chunk(chunk_id)                          -> one chunk record
+    get_evidence_image(chunk_id)                 -> the merged evidence image (image content)
+
+A LayoutragError becomes a tool error (`isError: true`) whose text is the error's one-line
+message, so the calling model can read what went wrong; anything else is reported by the SDK
+without internals.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.utilities.types import Image
+from pydantic import BaseModel, ConfigDict, Field
+
+from layoutrag.config import Settings
+from layoutrag.config import settings as default_settings
+from layoutrag.errors import LayoutragError, NotFoundError
+from layoutrag.records import SearchFilters
+from layoutrag.service import LayoutRAG
+
+__all__ = ["EvidenceFilters", "create_mcp_server", "run_stdio"]
+
+INSTRUCTIONS = """layoutrag searches engineering datasheets (crystals, oscillators, RTCs, ...).
+Call build_evidence_package with a question or a part number; each hit is a page region with its
+document, page, PDF-point boxes, text, table rows and an evidence image. Quote values from
+`native_text` or `rows` and cite the document and page. get_evidence_image shows the region."""
+
+
+class EvidenceFilters(BaseModel):
+    """Optional search filters: a document (doc id or PDF file name), a block type, a page range."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    doc: str | None = Field(default=None, description="Doc id or the PDF's file name.")
+    block_type: str | None = Field(default=None, description="table, figure, text, list, ...")
+    page_min: int | None = Field(default=None, ge=1)
+    page_max: int | None = Field(default=None, ge=1)
+
+
+def _tool_error(e: LayoutragError) -> ToolError:
+    msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return ToolError(f"{type(e).__name__}: {msg}")
+
+
+def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> MCPServer:
+    service = LayoutRAG(Path(data_root), settings=settings or default_settings)
+    server: MCPServer = MCPServer(
+        "layoutrag", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING"
+    )
+
+    @server.tool(
+        description="Search the datasheets. Returns evidence packages (document, page, PDF-point boxes, "
+        "text, table rows, fused score and both ranks), best first."
+    )
+    def build_evidence_package(
+        query: str, top_k: int = 5, filters: EvidenceFilters | None = None
+    ) -> dict[str, Any]:
+        try:
+            search_filters = None
+            if filters is not None:
+                search_filters = SearchFilters(
+                    doc_id=service.resolve_doc(filters.doc) if filters.doc else None,
+                    block_type=filters.block_type,
+                    page_min=filters.page_min,
+                    page_max=filters.page_max,
+                )
+            hits = service.search(query, top_k=top_k, filters=search_filters)
+        except LayoutragError as e:
+            raise _tool_error(e) from None
+        return {"query": query, "hits": [h.model_dump(mode="json") for h in hits]}
+
+    @server.tool(description="One chunk by id (as returned in a hit's chunk_id).")
+    def get_chunk(chunk_id: str) -> dict[str, Any]:
+        try:
+            return service.get_chunk(chunk_id).model_dump(mode="json")
+        except LayoutragError as e:
+            raise _tool_error(e) from None
+
+    @server.tool(description="The chunk's evidence image (PNG): the page region the hit came from.")
+    def get_evidence_image(chunk_id: str) -> Image:
+        try:
+            path = service.evidence_image(chunk_id)
+        except LayoutragError as e:
+            raise _tool_error(e) from None
+        if not path.is_file():
+            raise _tool_error(NotFoundError(f"no evidence image for chunk {chunk_id}"))
+        return Image(path=path)
+
+    return server
+
+
+def run_stdio(data_root: Path) -> None:
+    """Serve over stdio until the client closes the pipe (logs go to stderr)."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    create_mcp_server(Path(data_root)).run("stdio")

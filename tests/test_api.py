@@ -1,0 +1,289 @@
+"""HTTP API through an in-process ASGI client: endpoints, traversal and limit tests, API key, no tracebacks.
+
+The data dir is real: two generated sample datasheets, ingested and indexed once per session
+(`served_data`, reused by test_answer, test_mcp and test_browser).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from layoutrag.records import Chunk, EvidencePackage
+from layoutrag.serve.api import GuardMiddleware, create_app
+
+SAMPLE_DOCS = 2
+
+
+def build_served_data(root: Path) -> Path:
+    """Generate, ingest and index a small corpus into `root` once (reused when already built)."""
+    from layoutrag.index.store import build_index
+    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.samples.generator import generate_corpus
+
+    done = root / ".built"
+    if done.exists():
+        return root
+    samples = root / "samples"
+    generate_corpus(samples, n=SAMPLE_DOCS, seed=0)
+    results = ingest_paths(sorted(samples.glob("*.pdf")), root, progress=False)
+    assert all(r.status == "ok" for r in results), [r.error for r in results]
+    build_index(root, progress=False)
+    done.write_text("ok")
+    return root
+
+
+def served_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's small served corpus; built by the first module that asks, reused by the others."""
+    return build_served_data(tmp_path_factory.getbasetemp() / "served-data")
+
+
+@pytest.fixture(scope="module")
+def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return served_data_dir(tmp_path_factory)
+
+
+def sample_queries(data: Path) -> list[dict]:
+    lines = (data / "samples" / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def call(app, method: str, url: str, **kw) -> httpx.Response:
+    async def go() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            return await client.request(method, url, **kw)
+
+    return asyncio.run(go())
+
+
+@pytest.fixture(scope="module")
+def app(served_data: Path):
+    return create_app(served_data)
+
+
+def get(app, url: str, **kw) -> httpx.Response:
+    return call(app, "GET", url, **kw)
+
+
+def assert_clean_error(r: httpx.Response, *statuses: int) -> None:
+    assert r.status_code in statuses, (r.status_code, r.text[:300])
+    body = r.json()
+    assert set(body) == {"error"} and "\n" not in body["error"]
+    assert "Traceback" not in r.text and 'File "' not in r.text
+
+
+# --------------------------------------------------------------------------- search
+def test_search_returns_evidence_packages(app, served_data: Path) -> None:
+    q = sample_queries(served_data)[0]
+    r = get(app, "/api/search", params={"q": q["query"], "k": 5})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["query"] == q["query"] and body["k"] == 5
+    hits = [EvidencePackage.model_validate(h) for h in body["hits"]]
+    assert 1 <= len(hits) <= 5
+    top = hits[0]
+    assert top.bboxes_pdf and top.page_size_pt and top.regions
+    assert top.score > 0 and (top.bm25_rank is not None or top.dense_rank is not None)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_search_chinese_query_and_filters(app, served_data: Path) -> None:
+    r = get(app, "/api/search", params={"q": "工作温度范围", "k": 3})
+    assert r.status_code == 200 and r.json()["hits"]
+    docs = get(app, "/api/documents").json()["documents"]
+    target = docs[0]
+    by_name = get(app, "/api/search", params={"q": "frequency", "doc": target["file_name"], "type": "table"})
+    assert by_name.status_code == 200
+    hits = by_name.json()["hits"]
+    assert hits and all(h["doc_id"] == target["doc_id"] and h["block_type"] == "table" for h in hits)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": "x" * 1001},
+        {"q": "frequency", "k": 101},
+        {"q": "frequency", "k": 0},
+        {"q": "frequency", "k": "many"},
+        {"q": "   "},
+        {},
+        {"q": "frequency", "type": "../../etc"},
+    ],
+)
+def test_search_limits_are_422_json(app, params: dict) -> None:
+    assert_clean_error(get(app, "/api/search", params=params), 422)
+
+
+def test_search_limits_edge_values_pass(app) -> None:
+    assert get(app, "/api/search", params={"q": "x" * 1000, "k": 100}).status_code == 200
+
+
+def test_unknown_doc_filter_is_404(app) -> None:
+    assert_clean_error(get(app, "/api/search", params={"q": "frequency", "doc": "../../etc/passwd"}), 404)
+
+
+# --------------------------------------------------------------------------- records
+def test_chunk_and_evidence_image(app, served_data: Path) -> None:
+    hit = get(app, "/api/search", params={"q": "electrical characteristics", "k": 1}).json()["hits"][0]
+    r = get(app, f"/api/chunks/{hit['chunk_id']}")
+    assert r.status_code == 200
+    chunk = Chunk.model_validate(r.json())
+    assert chunk.chunk_id == hit["chunk_id"] and chunk.native_text == hit["native_text"]
+    png = get(app, f"/api/chunks/{hit['chunk_id']}/evidence.png")
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    assert (
+        png.content.startswith(b"\x89PNG")
+        and png.content == (served_data / chunk.evidence_image).read_bytes()
+    )
+
+
+def test_documents_pages_and_pdf(app) -> None:
+    docs = get(app, "/api/documents").json()["documents"]
+    assert len(docs) == SAMPLE_DOCS and all(d["n_chunks"] > 0 for d in docs)
+    doc_id = docs[0]["doc_id"]
+    detail = get(app, f"/api/documents/{doc_id}").json()
+    assert detail["card"]["doc_id"] == doc_id and detail["has_pdf"]
+    assert detail["n_pages"] == len(detail["pages"]) >= 1
+    first = detail["pages"][0]
+    assert first["page"] == 1 and first["width_pt"] > 100 and first["chunk_ids"]
+    listed = {c["chunk_id"] for c in detail["chunks"]}
+    assert set(first["chunk_ids"]) <= listed
+    png = get(app, f"/api/documents/{doc_id}/pages/1.png")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    pdf = get(app, f"/api/documents/{doc_id}/pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert_clean_error(get(app, f"/api/documents/{doc_id}/pages/{detail['n_pages'] + 1}.png"), 404)
+    assert_clean_error(get(app, f"/api/documents/{doc_id}/pages/0.png"), 404, 422)
+
+
+def test_info_lists_examples_from_the_corpus(app) -> None:
+    info = get(app, "/api/info").json()
+    assert info["index_ready"] and info["n_documents"] == SAMPLE_DOCS and info["n_chunks"] > 0
+    assert "table" in info["block_types"]
+    assert info["examples"]
+    for q in info["examples"][:3]:
+        assert get(app, "/api/search", params={"q": q, "k": 1}).json()["hits"], q
+
+
+def test_ui_and_openapi_are_served(app) -> None:
+    page = get(app, "/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    for name in ("app.js", "style.css"):
+        assert get(app, f"/static/{name}").status_code == 200
+    paths = get(app, "/openapi.json").json()["paths"]
+    for p in (
+        "/api/search",
+        "/api/chunks/{chunk_id}",
+        "/api/chunks/{chunk_id}/evidence.png",
+        "/api/documents",
+        "/api/documents/{doc_id}",
+        "/api/documents/{doc_id}/pages/{page}.png",
+        "/api/documents/{doc_id}/pdf",
+    ):
+        assert p in paths
+
+
+# --------------------------------------------------------------------------- traversal
+EVIL_IDS = [
+    "..",
+    "../../etc/passwd",
+    "..%2F..%2Fetc%2Fpasswd",
+    "%2e%2e",
+    "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "..%5c..%5cwindows",
+    "%2fetc%2fpasswd",
+    "abc%00def",
+    "abc%00",
+    "C:%5cWindows",
+    "a" * 300,
+    "source.pdf",
+    "0123456789abcdef",
+    "0123456789abcdef_p1_b00",
+]
+
+
+@pytest.mark.parametrize("evil", EVIL_IDS)
+def test_traversal_and_unknown_ids_never_reach_files(app, evil: str) -> None:
+    for url in (
+        f"/api/chunks/{evil}",
+        f"/api/chunks/{evil}/evidence.png",
+        f"/api/documents/{evil}",
+        f"/api/documents/{evil}/pdf",
+        f"/api/documents/{evil}/pages/1.png",
+    ):
+        r = get(app, url)
+        assert r.status_code in (404, 422), (url, r.status_code)
+        assert r.headers["content-type"].startswith("application/json"), url
+        assert "root:" not in r.text and "Traceback" not in r.text
+
+
+def test_static_mount_does_not_escape(app) -> None:
+    for url in (
+        "/static/../api.py",
+        "/static/%2e%2e/api.py",
+        "/static/..%2fapi.py",
+        "/static/%2e%2e%2f%2e%2e%2fconfig.py",
+    ):
+        r = get(app, url)
+        assert r.status_code == 404, url
+        assert "def create_app" not in r.text
+
+
+# --------------------------------------------------------------------------- API key and errors
+def test_api_key_is_required_when_set(served_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAYOUTRAG_API_KEY", "s3cret-key")
+    keyed = create_app(served_data)
+    assert_clean_error(get(keyed, "/api/documents"), 401)
+    assert_clean_error(get(keyed, "/api/documents", headers={"X-API-Key": "wrong"}), 401)
+    assert_clean_error(get(keyed, "/api/documents", headers={"X-API-Key": "s3cret-ke"}), 401)
+    assert get(keyed, "/api/documents", headers={"X-API-Key": "s3cret-key"}).status_code == 200
+    assert get(keyed, "/api/documents", headers={"Authorization": "Bearer s3cret-key"}).status_code == 200
+    assert get(keyed, "/api/documents", headers={"Cookie": "layoutrag_key=s3cret-key"}).status_code == 200
+    assert get(keyed, "/").status_code == 200  # the UI shell carries no data; it asks for the key
+
+
+def test_missing_index_is_503(tmp_path: Path) -> None:
+    empty = create_app(tmp_path / "nothing-here")
+    assert_clean_error(get(empty, "/api/search", params={"q": "frequency"}), 503)
+    info = get(empty, "/api/info").json()
+    assert info["index_ready"] is False and info["examples"] == []
+
+
+def test_unexpected_errors_become_one_line_500() -> None:
+    async def crashing_app(scope, receive, send) -> None:
+        raise RuntimeError("secret internals at /home/user/x.py line 3\nsecond line")
+
+    guarded = GuardMiddleware(crashing_app, api_key=None)
+    r = call(guarded, "GET", "/api/search?q=x")
+    assert_clean_error(r, 500)
+    assert r.json() == {"error": "internal error"}
+
+
+# --------------------------------------------------------------------------- demo
+def test_demo_second_run_reuses_everything(tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from layoutrag.serve.demo import prepare_demo
+
+    data = tmp_path / "demo"
+    first = io.StringIO()
+    prepare_demo(data, n=1, console=Console(file=first, width=200))
+    assert "1 newly ingested" in first.getvalue()
+    generation = (data / "index" / "CURRENT").read_text()
+    pdf_bytes = {p.name: p.read_bytes() for p in (data / "samples").glob("*.pdf")}
+
+    second = io.StringIO()
+    prepare_demo(data, n=1, console=Console(file=second, width=200))
+    out = second.getvalue()
+    assert "samples: reusing" in out and "0 newly ingested" in out and "index: current" in out
+    assert (data / "index" / "CURRENT").read_text() == generation
+    assert {p.name: p.read_bytes() for p in (data / "samples").glob("*.pdf")} == pdf_bytes
+    hits = get(create_app(data), "/api/search", params={"q": "frequency", "k": 3}).json()["hits"]
+    assert hits

@@ -1,0 +1,181 @@
+"""A real browser (Playwright + Debian's headless Chromium) against a real uvicorn server on 127.0.0.1.
+
+Searches, opens a result, and checks that the highlight box lies where the chunk's `bbox_pdf` says
+(within 2 px, from the page size in points and the displayed image size). Saves screenshots under
+the test's tmp dir. Skips when /usr/bin/chromium is absent; never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from layoutrag.serve.api import create_app
+from test_api import sample_queries, served_data_dir
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TOLERANCE_PX = 2.0
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent"),
+]
+
+
+@pytest.fixture(scope="module")
+def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return served_data_dir(tmp_path_factory)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(served_data: Path) -> Iterator[str]:
+    port = _free_port()
+    config = uvicorn.Config(create_app(served_data), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
+def _rect(page, selector: str) -> dict:
+    return page.eval_on_selector(
+        selector,
+        "el => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; }",
+    )
+
+
+def test_search_open_result_and_highlight_lands_on_the_bbox(
+    browser,
+    server_url: str,
+    served_data: Path,
+    tmp_path: Path,
+) -> None:
+    query = next(q for q in sample_queries(served_data) if q["kind"] == "table" and q["lang"] == "en")[
+        "query"
+    ]
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server_url + "/")
+    page.wait_for_selector("#q")
+    page.fill("#q", query)
+    page.press("#q", "Enter")
+    page.wait_for_selector(".card")
+    cards = page.locator(".card")
+    assert cards.count() >= 1
+    chunk_id = cards.first.get_attribute("data-chunk")
+    page.screenshot(path=str(tmp_path / "search.png"))
+
+    cards.first.click()
+    page.wait_for_selector("rect.hit")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.page-frame img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
+
+    chunk = httpx.get(f"{server_url}/api/chunks/{chunk_id}").json()
+    detail = httpx.get(f"{server_url}/api/documents/{chunk['doc_id']}").json()
+    info = httpx.get(f"{server_url}/api/info").json()
+    width_pt, height_pt = next(
+        (p["width_pt"], p["height_pt"]) for p in detail["pages"] if p["page"] == chunk["page"]
+    )
+
+    frame = f'.page-frame[data-page="{chunk["page"]}"]'
+    img = _rect(page, f"{frame} img")
+    natural = page.eval_on_selector(f"{frame} img", "i => [i.naturalWidth, i.naturalHeight]")
+    # the page image is the page rendered at the ingest dpi: px = pt * dpi / 72
+    assert abs(natural[0] - width_pt * info["dpi"] / 72) <= 1.0
+    assert abs(natural[1] - height_pt * info["dpi"] / 72) <= 1.0
+
+    sx, sy = img["w"] / width_pt, img["h"] / height_pt
+    member_boxes = [r["bbox_pdf"] for r in chunk["regions"] if r["page"] == chunk["page"]] or chunk[
+        "bboxes_pdf"
+    ]
+    drawn = page.eval_on_selector_all(
+        f"{frame} rect.hit",
+        "els => els.map(el => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })",
+    )
+    assert len(drawn) == len(member_boxes)
+    for (x0, y0, x1, y1), got in zip(member_boxes, drawn, strict=True):
+        expected = (img["x"] + x0 * sx, img["y"] + y0 * sy, img["x"] + x1 * sx, img["y"] + y1 * sy)
+        actual = (got["x"], got["y"], got["x"] + got["w"], got["y"] + got["h"])
+        for e, a in zip(expected, actual, strict=True):
+            assert abs(e - a) <= TOLERANCE_PX, (expected, actual)
+
+    # the matched table row, when the hit names one, is drawn on its own page too
+    if chunk["rows"] and page.locator("rect.row").count():
+        row_idx = int(page.get_attribute("rect.row", "data-row"))
+        assert 0 <= row_idx < len(chunk["rows"])
+        assert page.locator("table.rows tr.matched").count() == 1
+
+    page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
+    assert (tmp_path / "viewer.png").stat().st_size > 10_000
+    assert errors == []
+    page.close()
+
+
+def test_document_tree_chunk_browser_and_answers_off(browser, server_url: str, tmp_path: Path) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server_url + "/#/docs")
+    page.wait_for_selector(".doccard")
+    page.locator(".doccard .name a").first.click()
+    page.wait_for_selector(".tree")
+    page.wait_for_selector(".page-frame rect.other")
+    n_boxes = page.locator(".page-frame rect.other").count()
+    assert n_boxes >= 1
+    page.click("#next")
+    page.wait_for_selector('.page-frame[data-page="2"]')
+
+    doc_href = page.locator(".tree a.cur").first.get_attribute("href")
+    doc_id = doc_href.split("/")[2].split("?")[0]
+    page.goto(f"{server_url}/#/chunks/{doc_id}?type=table")
+    page.wait_for_selector("table.grid")
+    types = page.eval_on_selector_all("table.grid tbody .badge", "els => els.map(e => e.textContent)")
+    assert types and set(types) == {"table"}
+
+    page.goto(server_url + "/#/answer?q=" + "工作温度范围")
+    page.wait_for_selector("#off")
+    page.wait_for_selector(".card")
+    assert "Answers are off" in page.inner_text("#off")
+    page.screenshot(path=str(tmp_path / "answer-off.png"))
+    assert errors == []
+    page.close()

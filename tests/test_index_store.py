@@ -1,0 +1,227 @@
+"""The file store: generations, the atomic swap (a build killed mid-way), import-chunks, the cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from layoutrag.cli import app
+from layoutrag.errors import IndexMissingError
+from layoutrag.index.importer import import_chunks_file, imported_dir
+from layoutrag.index.store import build_index, current_generation, load_index
+from layoutrag.records import DocChunks, DocumentCard
+from layoutrag.service import LayoutRAG
+from layoutrag.storage import DataDir, atomic_write_json
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def chunk_line(doc: str, page: int, n: int, text: str, **extra: object) -> str:
+    rec = {"chunk_id": f"{doc}_p{page}_b{n:02d}", "doc_id": doc, "page": page, "native_text": text}
+    rec.update(extra)
+    return json.dumps(rec, ensure_ascii=False)
+
+
+def small_jsonl(path: Path, docs: int = 3) -> Path:
+    lines = []
+    for d in range(docs):
+        doc = f"doc{d}"
+        lines += [
+            chunk_line(
+                doc,
+                1,
+                0,
+                f"XO-{d}100 series crystal oscillator features, low jitter",
+                toc_path=f"XO-{d}100 > Features",
+            ),
+            chunk_line(
+                doc,
+                1,
+                1,
+                f"Load capacitance {8 + d} pF, ESR {40 + d} ohm",
+                block_type="table",
+                toc_path=f"XO-{d}100 > Specs",
+            ),
+            chunk_line(doc, 2, 0, "Recommended land pattern, dimensions in mm", block_type="figure"),
+        ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_import_reports_bad_lines_and_indexes_the_rest(tmp_path: Path) -> None:
+    good = small_jsonl(tmp_path / "good.jsonl", docs=1).read_text(encoding="utf-8").splitlines()
+    bad = [
+        good[0],
+        "{not json",
+        json.dumps({"doc_id": "x", "page": 1}),  # no chunk_id
+        json.dumps({"chunk_id": "x_p1_b00", "doc_id": "x", "page": 0}),  # page is 1-based
+        json.dumps({"chunk_id": "../evil", "doc_id": "x", "page": 1}),
+        "[1, 2]",
+        "",
+        json.dumps(
+            {"chunk_id": "y_p3_b00", "doc_id": "y", "page": 3, "score": 0.9, "foo": "bar"}
+        ),  # extras ignored
+        good[1],
+        good[0],  # duplicate: reported, later wins
+    ]
+    f = tmp_path / "mixed.jsonl"
+    f.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    data = tmp_path / "data"
+    n, problems = import_chunks_file(f, data, progress=False)
+    assert n == 3
+    assert [line for line, _ in problems] == [2, 3, 4, 5, 6, 10]
+    reasons = dict(problems)
+    assert "not JSON" in reasons[2] and "chunk_id" in reasons[3] and "page" in reasons[4]
+    assert "invalid chunk_id" in reasons[5] and "duplicate" in reasons[10]
+    idx = load_index(DataDir(data))
+    assert sorted(c.chunk_id for c in idx.chunks) == ["doc0_p1_b00", "doc0_p1_b01", "y_p3_b00"]
+    assert (imported_dir(DataDir(data)) / "doc0.json").exists()
+    assert idx.cards["doc0"].title == "XO-0100"
+
+
+def test_import_cli_and_search_cli(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    runner = CliRunner()
+    res = runner.invoke(app, ["import-chunks", str(small_jsonl(tmp_path / "c.jsonl")), "--data", str(data)])
+    assert res.exit_code == 0, res.output
+    assert "imported 9 chunks" in res.output
+    res = runner.invoke(app, ["search", "XO 2100 load capacitance", "--data", str(data), "--json", "-k", "3"])
+    assert res.exit_code == 0, res.output
+    hits = json.loads(res.output)
+    assert hits[0]["chunk_id"] == "doc2_p1_b01"
+    assert {"score", "bm25_rank", "dense_rank", "bm25_score", "dense_score", "bboxes_pdf"} <= set(hits[0])
+    res = runner.invoke(app, ["search", "x" * 10_000, "--data", str(data)])
+    assert res.exit_code == 2 and "query too long" in res.output and "Traceback" not in res.output
+    res = runner.invoke(app, ["search", "land pattern", "--data", str(tmp_path / "empty")])
+    assert res.exit_code == 1 and "no index" in res.output
+
+
+def test_service_search_end_to_end(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    import_chunks_file(small_jsonl(tmp_path / "c.jsonl"), data, progress=False)
+    rag = LayoutRAG(data)
+    hits = rag.search("xo1100 ESR", top_k=2)
+    assert hits[0].doc_id == "doc1"
+    assert rag.search("land pattern", filters={"block_type": "figure"}, top_k=10)
+    assert all(h.block_type == "figure" for h in rag.search("land pattern", filters={"block_type": "figure"}))
+    assert rag.get_chunk("doc1_p1_b01").native_text.startswith("Load capacitance 9 pF")
+
+
+def test_load_without_index_raises(tmp_path: Path) -> None:
+    with pytest.raises(IndexMissingError):
+        load_index(DataDir(tmp_path))
+
+
+def _ingested_doc(data: DataDir, doc: str, texts: list[str]) -> None:
+    chunks = [json.loads(chunk_line(doc, 1, i, t)) for i, t in enumerate(texts)]
+    dc = DocChunks.model_validate(
+        {"key": "k", "card": DocumentCard(doc_id=doc).model_dump(), "chunks": chunks}
+    )
+    atomic_write_json(data.chunks_json(doc), dc)
+
+
+def test_rebuild_embeds_only_changed_chunks(tmp_path: Path) -> None:
+    data = DataDir(tmp_path / "data")
+    _ingested_doc(data, "aaaa", ["first text about crystals", "second text about oscillators"])
+    s1 = build_index(data.root)
+    assert s1.chunks == 2 and s1.embedded == 2 and s1.generation == "gen-000001"
+    _ingested_doc(data, "bbbb", ["third text, new document"])
+    s2 = build_index(data.root)
+    assert s2.chunks == 3 and s2.embedded == 1 and s2.generation == "gen-000002"
+    s3 = build_index(data.root)
+    assert s3.embedded == 0
+    gens = sorted(p.name for p in data.index.glob("gen-*"))
+    assert gens == ["gen-000002", "gen-000003"]  # older generations are pruned
+    assert current_generation(data).name == "gen-000003"
+
+
+def test_build_killed_midway_leaves_old_generation_serving(tmp_path: Path) -> None:
+    data = DataDir(tmp_path / "data")
+    _ingested_doc(data, "old0", ["the old generation serves this text about quartz"])
+    build_index(data.root)
+    before = current_generation(data).name
+    # a much bigger second build (new texts to embed), killed once it has started writing
+    for d in range(4):
+        _ingested_doc(
+            data, f"new{d}", [f"new document {d} chunk {i} about oscillators and jitter" for i in range(60)]
+        )
+    code = "import sys; from layoutrag.index.store import build_index; build_index(sys.argv[1])"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(data.root)], env={**os.environ, "PYTHONPATH": str(REPO / "src")}
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(data.index.glob(".tmp-gen-*")):
+            assert proc.poll() is None, "the build finished before it could be killed"
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    assert current_generation(data).name == before  # the old one still serves
+    idx = load_index(data)
+    assert [c.doc_id for c in idx.chunks] == ["old0"]
+    assert idx.search("quartz", top_k=1)[0].doc_id == "old0"
+    # a half-written generation directory is debris: ignored by readers, swept by the next build
+    assert list(data.index.glob(".tmp-gen-*"))
+    stats = build_index(data.root)
+    assert stats.chunks == 241 and not list(data.index.glob(".tmp-gen-*"))
+    assert load_index(data).search("new document 3 chunk 7", top_k=1)[0].doc_id == "new3"
+
+
+def test_reader_keeps_its_generation_during_a_swap(tmp_path: Path) -> None:
+    data = DataDir(tmp_path / "data")
+    _ingested_doc(data, "aaaa", ["alpha crystal"])
+    build_index(data.root)
+    reader = load_index(data)
+    _ingested_doc(data, "bbbb", ["beta oscillator"])
+    build_index(data.root)
+    build_index(data.root)  # prunes the reader's generation directory
+    assert reader.search("alpha", top_k=1)[0].doc_id == "aaaa"  # still readable (mmaps stay valid)
+    assert len(load_index(data).chunks) == 2
+
+
+def _letters(texts: list[str]) -> list[list[float]]:
+    """A deterministic toy embedding: letter counts (enough to rank by shared words)."""
+    return [[float(t.lower().count(ch)) + 0.01 for ch in "abcdefghijklmnopqrstuvwxyz"] for t in texts]
+
+
+def test_openai_compatible_embedder_and_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from llm_stub import OpenAIStub
+
+    data = DataDir(tmp_path / "data")
+    _ingested_doc(data, "aaaa", ["quartz crystal unit", "tuning fork"])
+    with OpenAIStub(embed=_letters) as stub:
+        monkeypatch.setenv("LAYOUTRAG_EMBED_BASE_URL", stub.base_url)
+        monkeypatch.setenv("LAYOUTRAG_EMBED_MODEL", "toy")
+        s1 = build_index(data.root, embedder="openai")
+        assert s1.embedder == "openai/toy" and s1.dim == 26 and s1.embedded == 2
+        _ingested_doc(data, "bbbb", ["zzz buzz fizz"])
+        s2 = build_index(data.root, embedder="openai")
+        assert s2.embedded == 1  # only the new text went to the endpoint
+        embedded_texts = [
+            t for path, body in stub.requests if path.endswith("/embeddings") for t in body["input"]
+        ]
+        assert sorted(embedded_texts) == sorted(["quartz crystal unit", "tuning fork", "zzz buzz fizz"])
+        idx = load_index(data)
+        hits = idx.search("fizzbuzz", top_k=1, mode="dense")
+        assert hits[0].doc_id == "bbbb" and hits[0].dense_rank == 1
+
+
+def test_empty_data_dir_builds_an_empty_index(tmp_path: Path) -> None:
+    stats = build_index(tmp_path / "data")
+    assert stats.chunks == 0
+    idx = load_index(DataDir(tmp_path / "data"))
+    assert idx.search("anything at all") == [] and len(idx.chunks) == 0

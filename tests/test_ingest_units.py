@@ -1,0 +1,222 @@
+"""Unit tests of the ingest stages: de-dup rules, label mapping, coordinates, reading order, YOLO math."""
+
+from __future__ import annotations
+
+import numpy as np
+import pymupdf
+import pytest
+
+from layoutrag.errors import InputError
+from layoutrag.geometry import pt_to_px, px_to_pt
+from layoutrag.ingest.dedup import area_dedup, confidence_dedup, dedup
+from layoutrag.ingest.labels import map_label
+from layoutrag.ingest.layout import Detection, get_detector, letterbox, nms
+from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
+from layoutrag.ingest.render import extract_words, render_page_rgb, to_displayed
+from layoutrag.ingest.text import assign_text, group_lines, words_text
+from layoutrag.records import LABELS, Word
+from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_two_column_page
+
+
+def det(label: str, conf: float, box: tuple[float, float, float, float]) -> Detection:
+    return Detection(label, label, conf, box)
+
+
+# --------------------------------------------------------------------------- de-dup
+def test_area_dedup_keeps_complete_box_with_lower_confidence() -> None:
+    complete = det("table", 0.37, (50, 100, 550, 400))
+    truncated = det("table", 0.73, (50, 100, 550, 300))  # the top two thirds, scored higher
+    kept = area_dedup([truncated, complete])
+    assert kept == [complete]
+    # the ablation keeps the truncated box: exactly the failure area de-dup exists to avoid
+    assert confidence_dedup([truncated, complete]) == [truncated]
+
+
+def test_dedup_rules() -> None:
+    picture = det("picture", 0.9, (100, 100, 300, 300))
+    caption_inside = det("caption", 0.8, (110, 280, 290, 298))  # cross-class nesting is kept
+    near_copy_other_class = det("text", 0.95, (101, 101, 299, 299))  # IoU > 0.85, any class → drop
+    same_class_overlap = det("picture", 0.99, (100, 160, 300, 330))  # same class, IoU ≈ 0.6 → drop
+    same_class_inside = det("picture", 0.99, (120, 120, 290, 290))  # ≥ 85 % inside same class → drop
+    other = det("text", 0.5, (400, 100, 500, 200))
+    kept = area_dedup(
+        [caption_inside, near_copy_other_class, same_class_overlap, same_class_inside, other, picture]
+    )
+    assert picture in kept and caption_inside in kept and other in kept
+    assert (
+        same_class_overlap not in kept and same_class_inside not in kept and near_copy_other_class not in kept
+    )
+    # same class but only 50 % inside and IoU < 0.55: both stay
+    half = det("picture", 0.9, (250, 100, 350, 200))
+    assert len(area_dedup([picture, half])) == 2
+
+
+def test_dedup_strategy_names() -> None:
+    a = det("text", 0.2, (0, 0, 100, 100))
+    b = det("text", 0.9, (0, 0, 100, 60))
+    assert dedup([a, b], "area") == [a]
+    assert dedup([a, b], "confidence") == [b]
+    with pytest.raises(InputError, match="area, confidence"):
+        dedup([a], "biggest")
+
+
+# --------------------------------------------------------------------------- labels / registry
+def test_label_mapping_covers_both_backends() -> None:
+    pymupdf_classes = [
+        "text",
+        "title",
+        "picture",
+        "table",
+        "list-item",
+        "page-header",
+        "page-footer",
+        "section-header",
+        "footnote",
+        "caption",
+        "formula",
+    ]
+    yolo_classes = [
+        "Caption",
+        "Footnote",
+        "Formula",
+        "List-item",
+        "Page-footer",
+        "Page-header",
+        "Picture",
+        "Section-header",
+        "Table",
+        "Text",
+        "Title",
+    ]
+    assert {map_label(c) for c in pymupdf_classes} == set(LABELS)
+    assert {map_label(c) for c in yolo_classes} == set(LABELS)
+    assert map_label("Section-header") == "section_header"
+    assert map_label("something-new") == "text"
+
+
+def test_get_detector_rejects_unknown_name() -> None:
+    with pytest.raises(ValueError, match="pymupdf, yolo"):
+        get_detector("detectron")
+
+
+# --------------------------------------------------------------------------- coordinates
+@pytest.mark.parametrize("dpi", [72, 96, 150, 200, 300])
+def test_pt_px_round_trip(dpi: int) -> None:
+    box = (12.5, 40.25, 300.0, 791.9)
+    back = px_to_pt(pt_to_px(box, dpi), dpi)
+    assert np.allclose(back, box)
+    assert pt_to_px(box, dpi)[2] == pytest.approx(300.0 * dpi / 72)
+
+
+@pytest.mark.parametrize("builder", [add_rotated_page, add_offset_mediabox_page])
+@pytest.mark.parametrize("dpi", [72, 150])
+def test_displayed_box_lands_on_rendered_ink(builder, dpi: int) -> None:  # noqa: ANN001
+    """A box stored in displayed points, scaled to pixels, must hit the ink of the rendered page."""
+    doc = pymupdf.open()
+    truth = builder(doc)
+    doc = pymupdf.open("pdf", doc.tobytes())  # re-open: the saved file is what the pipeline sees
+    page = doc[0]
+    img = render_page_rgb(page, dpi)
+    assert img.shape[1] == pytest.approx(page.rect.width * dpi / 72, abs=1)
+    x0, y0, x1, y1 = (int(round(v)) for v in pt_to_px(truth.boxes["marker"], dpi))
+    inside = img[y0 + 3 : y1 - 3, x0 + 3 : x1 - 3]
+    assert inside.mean() < 10  # the black marker
+    assert img[max(0, y0 - 12) : y0 - 4, x0:x1].mean() > 200 or img[y1 + 4 : y1 + 12, x0:x1].mean() > 200
+    # the words of the text layer are in the same displayed space: inside the page
+    words = extract_words(page)
+    assert words
+    for w in words:
+        assert 0 <= w.bbox_pdf[0] < w.bbox_pdf[2] <= page.rect.width + 0.01
+        assert 0 <= w.bbox_pdf[1] < w.bbox_pdf[3] <= page.rect.height + 0.01
+
+
+def test_to_displayed_rotates_unrotated_boxes() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=600)
+    page.set_rotation(90)
+    # unrotated (x, y) → displayed (600 - y, x) for /Rotate 90
+    assert to_displayed(page, (10, 20, 30, 50)) == pytest.approx((550, 10, 580, 30))
+
+
+# --------------------------------------------------------------------------- text
+def test_words_in_reading_order_and_orphans_kept() -> None:
+    words = [
+        Word(text="world", bbox_pdf=(60, 10, 90, 20), block=0),
+        Word(text="hello", bbox_pdf=(10, 11, 50, 20), block=0),
+        Word(text="second", bbox_pdf=(10, 30, 60, 40), block=0),
+        Word(text="orphan", bbox_pdf=(300, 300, 340, 310), block=1),
+    ]
+    elements = assign_text([det("text", 0.9, (0, 0, 100, 50))], words, [], page=1, text_source="pdf_layer")
+    assert elements[0].text == "hello world\nsecond"
+    orphan = [e for e in elements if e.source_label == "orphan_text"]
+    assert len(orphan) == 1 and orphan[0].text == "orphan" and orphan[0].label == "text"
+    assert orphan[0].bbox_pdf == (300, 300, 340, 310)
+
+
+def test_group_lines_separates_lines() -> None:
+    ws = [
+        Word(text=t, bbox_pdf=(x, y, x + 20, y + 8)) for t, x, y in [("b", 40, 0), ("a", 0, 1), ("c", 0, 20)]
+    ]
+    assert [[w.text for w in line] for line in group_lines(ws)] == [["a", "b"], ["c"]]
+
+
+def test_vertical_text_on_rotated_page_reads_in_order() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=600)
+    page.insert_text((50, 100), "alpha beta gamma", fontsize=12)
+    page.insert_text((50, 120), "delta epsilon", fontsize=12)
+    page.set_rotation(90)
+    assert words_text(extract_words(page), rotation=90) == "alpha beta gamma\ndelta epsilon"
+
+
+# --------------------------------------------------------------------------- reading order
+def test_xy_cut_reads_columns_before_rows() -> None:
+    title = (50, 20, 550, 40)
+    left = [(50, 60 + 20 * i, 280, 75 + 20 * i) for i in range(4)]
+    right = [(320, 60 + 20 * i, 550, 75 + 20 * i) for i in range(4)]
+    footer = (50, 700, 550, 720)
+    boxes = [footer, *right, title, *left]
+    order = [boxes[i] for i in xy_cut(boxes)]
+    assert order == [title, *left, *right, footer]
+
+
+def test_reading_order_on_generated_two_column_page() -> None:
+    doc = pymupdf.open()
+    truth = add_two_column_page(doc)
+    page = doc[0]
+    words = extract_words(page)
+    dets = get_detector("pymupdf").detect(page, None, 72)
+    elements = order_elements(assign_text(dets, words, [], page=1, text_source="pdf_layer"), "d0")
+    texts = [e.text for e in elements]
+    pos = {
+        key: next(i for i, t in enumerate(texts) if key in t)
+        for key in ("Features", "Low jitter", "Small 2.0", "Applications", "Wireless", "Consumer")
+    }
+    # the whole left column (header, items) before any of the right column
+    assert pos["Features"] < pos["Low jitter"] < pos["Small 2.0"] < pos["Applications"]
+    assert pos["Applications"] < pos["Wireless"] < pos["Consumer"]
+    assert [e.order for e in elements] == list(range(len(elements)))
+    assert elements[3].element_id == element_id("d0", 1, 3) == "d0_p1_e003"
+    assert truth.page == 1
+
+
+# --------------------------------------------------------------------------- YOLO math
+def test_letterbox_maps_back_to_input_pixels() -> None:
+    img = np.zeros((2200, 1700, 3), dtype=np.uint8)
+    img[1000:1100, 400:800] = 255
+    padded, scale, pad_x, pad_y = letterbox(img)
+    assert padded.shape == (1024, 1024, 3)
+    ys, xs = np.nonzero(padded[..., 0] == 255)
+    box = (
+        (xs.min() - pad_x) / scale,
+        (ys.min() - pad_y) / scale,
+        (xs.max() + 1 - pad_x) / scale,
+        (ys.max() + 1 - pad_y) / scale,
+    )
+    assert np.allclose(box, (400, 1000, 800, 1100), atol=3)
+
+
+def test_nms_suppresses_overlaps_keeps_best() -> None:
+    boxes = np.array([[0, 0, 100, 100], [2, 2, 101, 99], [200, 200, 300, 300]], dtype=float)
+    scores = np.array([0.5, 0.9, 0.4])
+    assert nms(boxes, scores, 0.45) == [1, 2]

@@ -1,0 +1,116 @@
+"""The MCP server over stdio, driven by the official SDK's own client (a real subprocess)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.types import ImageContent, TextContent
+
+from layoutrag.service import LayoutRAG
+from test_api import sample_queries, served_data_dir
+
+
+@pytest.fixture(scope="module")
+def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return served_data_dir(tmp_path_factory)
+
+
+def _server(data: Path) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if k.startswith(("LAYOUTRAG_", "PYTHON", "OMP_", "HF_"))}
+    env.pop("LAYOUTRAG_DATA", None)
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "layoutrag.cli", "mcp", "--data", str(data)], env=env
+    )
+
+
+def _text(result) -> str:
+    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
+
+
+@pytest.fixture(scope="module")
+def session_results(served_data: Path) -> dict:
+    """One server process for the module: every call's result, collected in a single session."""
+    query = sample_queries(served_data)[0]["query"]
+    doc_name = sample_queries(served_data)[0]["doc"]
+
+    async def run() -> dict:
+        out: dict = {}
+        async with Client(_server(served_data)) as client:
+            out["tools"] = await client.list_tools()
+            out["search"] = await client.call_tool("build_evidence_package", {"query": query, "top_k": 3})
+            hit = out["search"].structured_content["hits"][0]
+            out["filtered"] = await client.call_tool(
+                "build_evidence_package",
+                {"query": query, "top_k": 5, "filters": {"doc": doc_name, "block_type": "table"}},
+            )
+            out["chunk"] = await client.call_tool("get_chunk", {"chunk_id": hit["chunk_id"]})
+            out["image"] = await client.call_tool("get_evidence_image", {"chunk_id": hit["chunk_id"]})
+            out["bad_chunk"] = await client.call_tool("get_chunk", {"chunk_id": "../../etc/passwd"})
+            out["bad_image"] = await client.call_tool("get_evidence_image", {"chunk_id": "nope_p1_b00"})
+            out["long_query"] = await client.call_tool("build_evidence_package", {"query": "x" * 1001})
+            out["bad_k"] = await client.call_tool(
+                "build_evidence_package", {"query": "frequency", "top_k": 500}
+            )
+            out["hit"] = hit
+        return out
+
+    return asyncio.run(asyncio.wait_for(run(), timeout=240))
+
+
+def test_lists_three_tools(session_results: dict) -> None:
+    tools = {t.name: t for t in session_results["tools"].tools}
+    assert set(tools) == {"build_evidence_package", "get_chunk", "get_evidence_image"}
+    props = tools["build_evidence_package"].input_schema["properties"]
+    assert {"query", "top_k", "filters"} <= set(props)
+
+
+def test_build_evidence_package_matches_the_service(session_results: dict, served_data: Path) -> None:
+    result = session_results["search"]
+    assert not result.is_error
+    hits = result.structured_content["hits"]
+    assert 1 <= len(hits) <= 3
+    query = result.structured_content["query"]
+    expected = LayoutRAG(served_data).search(query, top_k=3)
+    assert [h["chunk_id"] for h in hits] == [h.chunk_id for h in expected]
+    assert hits[0]["bboxes_pdf"] and hits[0]["page_size_pt"] and "score" in hits[0]
+
+
+def test_filters_restrict_document_and_type(session_results: dict, served_data: Path) -> None:
+    result = session_results["filtered"]
+    assert not result.is_error, _text(result)
+    doc_id = LayoutRAG(served_data).resolve_doc(sample_queries(served_data)[0]["doc"])
+    hits = result.structured_content["hits"]
+    assert hits and all(h["doc_id"] == doc_id and h["block_type"] == "table" for h in hits)
+
+
+def test_get_chunk_and_image(session_results: dict, served_data: Path) -> None:
+    chunk = session_results["chunk"]
+    assert not chunk.is_error and chunk.structured_content["chunk_id"] == session_results["hit"]["chunk_id"]
+    image = session_results["image"]
+    assert not image.is_error
+    [content] = [c for c in image.content if isinstance(c, ImageContent)]
+    assert content.mime_type == "image/png"
+    png = base64.b64decode(content.data)
+    assert png == (served_data / chunk.structured_content["evidence_image"]).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ("bad_chunk", "unknown chunk"),
+        ("bad_image", "unknown chunk"),
+        ("long_query", "query too long"),
+        ("bad_k", "top_k must be between 1 and 100"),
+    ],
+)
+def test_errors_are_tool_errors_with_a_clear_message(session_results: dict, key: str, message: str) -> None:
+    result = session_results[key]
+    assert result.is_error
+    text = _text(result)
+    assert message in text and "Traceback" not in text and "\n" not in text
