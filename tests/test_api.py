@@ -244,6 +244,10 @@ def test_api_key_is_required_when_set(served_data: Path, monkeypatch: pytest.Mon
     assert get(keyed, "/api/documents", headers={"X-API-Key": "s3cret-key"}).status_code == 200
     assert get(keyed, "/api/documents", headers={"Authorization": "Bearer s3cret-key"}).status_code == 200
     assert get(keyed, "/api/documents", headers={"Cookie": "layoutrag_key=s3cret-key"}).status_code == 200
+    monkeypatch.setenv("LAYOUTRAG_API_KEY", "k&y=;x")  # the UI stores the cookie URI-encoded
+    odd = create_app(served_data)
+    assert get(odd, "/api/documents", headers={"Cookie": "layoutrag_key=k%26y%3D%3Bx"}).status_code == 200
+    assert_clean_error(get(odd, "/api/documents", headers={"Cookie": "layoutrag_key=k%26y"}), 401)
     assert get(keyed, "/").status_code == 200  # the UI shell carries no data; it asks for the key
 
 

@@ -17,7 +17,9 @@ import httpx
 import pytest
 import uvicorn
 
+from layoutrag.serve.answer import NOT_IN_EVIDENCE
 from layoutrag.serve.api import create_app
+from llm_stub import OpenAIStub
 from test_api import sample_queries, served_data_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -139,11 +141,30 @@ def test_search_open_result_and_highlight_lands_on_the_bbox(
         for e, a in zip(expected, actual, strict=True):
             assert abs(e - a) <= TOLERANCE_PX, (expected, actual)
 
-    # the matched table row, when the hit names one, is drawn on its own page too
-    if chunk["rows"] and page.locator("rect.row").count():
-        row_idx = int(page.get_attribute("rect.row", "data-row"))
-        assert 0 <= row_idx < len(chunk["rows"])
+    # the table row that holds the value, when the hit names one, is highlighted where its bbox says
+    hit = httpx.get(f"{server_url}/api/search", params={"q": query}).json()["hits"][0]
+    assert hit["chunk_id"] == chunk_id
+    if hit["matched_row"] is not None:
+        row = chunk["rows"][hit["matched_row"]]
+        row_frame = f'.page-frame[data-page="{row["page"]}"]'
+        assert page.get_attribute(f"{row_frame} rect.row", "data-row") == str(hit["matched_row"])
         assert page.locator("table.rows tr.matched").count() == 1
+        row_img = _rect(page, f"{row_frame} img")
+        row_w, row_h = next(
+            (p["width_pt"], p["height_pt"]) for p in detail["pages"] if p["page"] == row["page"]
+        )
+        rx, ry = row_img["w"] / row_w, row_img["h"] / row_h
+        got = _rect(page, f"{row_frame} rect.row")
+        x0, y0, x1, y1 = row["bbox_pdf"]
+        expected = (
+            row_img["x"] + x0 * rx,
+            row_img["y"] + y0 * ry,
+            row_img["x"] + x1 * rx,
+            row_img["y"] + y1 * ry,
+        )
+        actual = (got["x"], got["y"], got["x"] + got["w"], got["y"] + got["h"])
+        for e, a in zip(expected, actual, strict=True):
+            assert abs(e - a) <= TOLERANCE_PX, (expected, actual)
 
     page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
     assert (tmp_path / "viewer.png").stat().st_size > 10_000
@@ -179,3 +200,31 @@ def test_document_tree_chunk_browser_and_answers_off(browser, server_url: str, t
     page.screenshot(path=str(tmp_path / "answer-off.png"))
     assert errors == []
     page.close()
+
+
+def test_answer_page_links_citations_to_the_page_viewer(
+    browser, server_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def chat(messages: list[dict]) -> str:
+        return (
+            NOT_IN_EVIDENCE if "price" in messages[-1]["content"] else "Operating range: -40 to +85 °C [E1]."
+        )
+
+    with OpenAIStub(chat=chat) as stub:
+        monkeypatch.setenv(
+            "LAYOUTRAG_LLM_BASE_URL", stub.base_url
+        )  # the in-process server reads it per request
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(server_url + "/#/answer?q=operating temperature range")
+        page.wait_for_selector("#answer a.cite")
+        assert page.locator("#off").count() == 0
+        first_card = page.locator(".card").first.get_attribute("data-chunk")
+        page.click("#answer a.cite")
+        page.wait_for_selector("rect.hit")
+        assert f"chunk={first_card}" in page.url
+
+        page.goto(server_url + "/#/answer?q=price of the part in euros")
+        page.wait_for_selector("#answer-status")
+        assert "does not contain the answer" in page.inner_text("#answer-status")
+        assert page.locator("#answer").count() == 0
+        page.close()

@@ -220,3 +220,26 @@ def test_nms_suppresses_overlaps_keeps_best() -> None:
     boxes = np.array([[0, 0, 100, 100], [2, 2, 101, 99], [200, 200, 300, 300]], dtype=float)
     scores = np.array([0.5, 0.9, 0.4])
     assert nms(boxes, scores, 0.45) == [1, 2]
+
+
+def test_graphics_recovered_without_page_frame() -> None:
+    """A vector drawing becomes a picture; the page border around everything does not."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.draw_rect(pymupdf.Rect(30, 30, 582, 762), color=(0, 0, 0), width=1)  # page frame
+    page.insert_text((60, 80), "Package drawing and dimensions of the device", fontsize=12)
+    shape = page.new_shape()
+    shape.draw_rect(pymupdf.Rect(200, 200, 400, 330))
+    shape.draw_circle((300, 265), 30)
+    shape.draw_line((200, 350), (400, 350))
+    shape.finish(color=(0, 0, 0), width=1)
+    shape.commit()
+    pictures = [d for d in get_detector("pymupdf").detect(page, None, 72) if d.label == "picture"]
+    drawing = (200, 200, 400, 350)
+    assert any(
+        d.bbox_pdf[0] <= drawing[0] + 2
+        and d.bbox_pdf[2] >= drawing[2] - 2
+        and d.bbox_pdf[3] >= drawing[3] - 2
+        for d in pictures
+    )
+    assert all((d.bbox_pdf[2] - d.bbox_pdf[0]) < 400 for d in pictures)  # not the frame

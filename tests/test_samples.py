@@ -118,16 +118,14 @@ def test_queries_point_at_their_answers(corpus: Path) -> None:
         assert set(q) >= {"id", "query", "lang", "doc", "page", "regions", "kind", "answer"}
         with pymupdf.open(corpus / q["doc"]) as pdf:
             page = pdf[q["page"] - 1]
-            (region,) = q["regions"]
-            assert (
-                0 <= region[0] < region[2] <= page.rect.width
-                and 0 <= region[1] < region[3] <= page.rect.height
-            )
+            for region in q["regions"]:
+                assert 0 <= region[0] < region[2] <= page.rect.width
+                assert 0 <= region[1] < region[3] <= page.rect.height
             found = [tuple(r) for r in page.search_for(q["answer"])]
-            inside = [b for b in found if contains_frac(b, region) > 0.9]
+            inside = [b for b in found if any(contains_frac(b, reg) >= 0.5 for reg in q["regions"])]
             assert inside, (q["id"], q["answer"])
-            if q.get("answer_bbox"):
-                assert any(contains_frac(b, q["answer_bbox"]) > 0.5 for b in inside), q["id"]
+            if q.get("answer_bbox"):  # the ink box of one printed occurrence
+                assert any(contains_frac(q["answer_bbox"], b) > 0.9 for b in inside), q["id"]
 
 
 def test_part_number_queries_alter_the_separators(corpus: Path) -> None:

@@ -28,6 +28,7 @@ class Settings(BaseModel):
     chunk_max_chars: int = 1500
     chunk_max_gap_frac: float = 0.18  # members farther apart than this share of page height never join
     chunk_split_gap_frac: float = 0.045  # a text run ends at a vertical gap larger than this share
+    chunk_member_boxes: str = "slot"  # slot (member's slot in its chunk's block) | element (detector box)
     crop_padding_px: int = 8
     # index / search
     bm25_k1: float = 1.5
@@ -41,7 +42,7 @@ class Settings(BaseModel):
     fusion: str = "weighted"  # weighted | rrf  (layoutrag.index.fusion; chosen by benchmarks/search_quality.py)
     fusion_dense_weight: float = 0.5  # weight of the dense run under weighted fusion (BM25's is 1)
     fusion_dense_depth: int = 20  # dense ranks beyond this do not vote under weighted fusion
-    fusion_doc_weight: float = 1.0  # weight of the document-level BM25 run (its top 10 documents)
+    fusion_doc_weight: float = 2.0  # weight of the document-level BM25 run (its top 10 documents)
     fusion_type_prior: float = 0.5  # vote for the block family the query asks for (figure | spec)
     dense_nprobe: int = 32  # IVF lists probed per query (large indexes only)
 

@@ -52,6 +52,7 @@ _NOTE_RE = re.compile(r"^\s*(notes?\b|note\s*\d|\*|†|‡|\(\d{1,2}\)|\[\d{1,2}
 
 CAPTION_MAX_GAP_FRAC = 0.07  # a caption farther than this share of page height from its anchor is not its caption
 NOTE_MAX_GAP_FRAC = 0.035  # footnotes chain downwards from the table with at most this gap
+_SHORT_PT = 24.0  # elements at most this tall side by side on one line are one grid row (key: value)
 INSIDE_FRAC = 0.6  # an element with this share of its area inside a picture/table is a callout / part of it
 
 
@@ -196,8 +197,13 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
             )
             taken.update(e.element_id for e in band)
 
-    # text runs over what is left, in reading order; an anchor (or its members) closes a run
-    groups.extend(_text_runs(els, taken, h, settings))
+    # text runs over what is left; a run of headings alone right above a table/figure titles it
+    for run in _text_runs(els, taken, h, settings):
+        host = _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
+        if host is not None:
+            host.members.extend(run.members)
+        else:
+            groups.append(run)
 
     for g in groups:
         g.sort_members()
@@ -223,6 +229,27 @@ def _caption_candidate(e: Element) -> bool:
     if e.label in ("text", "section_header", "footnote"):
         return is_caption_text(e.text) and len(e.text) < 300
     return False
+
+
+def _titled_anchor(run: Group, anchor_groups: dict[str, Group], els: list[Element], page_h: float) -> Group | None:
+    """The table/figure group directly below a heading-only run ("5 Pin Description" over its table)."""
+    last = max(run.members, key=lambda m: m.bbox_pdf[3])
+    lb = last.bbox_pdf
+    best: tuple[float, Group] | None = None
+    for g in anchor_groups.values():
+        top = min(g.members, key=lambda m: m.bbox_pdf[1])
+        tb = top.bbox_pdf
+        if tb[1] < lb[3] - 2 or x_overlap_frac(lb, tb) < 0.3:
+            continue
+        gap = tb[1] - lb[3]
+        if gap > CAPTION_MAX_GAP_FRAC * page_h:
+            continue
+        strip = (max(lb[0], tb[0]), lb[3], min(lb[2], tb[2]), tb[1])
+        if _strip_blocked(strip, els, [*run.members, *g.members], top):
+            continue
+        if best is None or gap < best[0]:
+            best = (gap, g)
+    return best[1] if best else None
 
 
 def _caption_host(
@@ -325,7 +352,8 @@ def _join_distance(
     if _is_heading(e) and not (only_headings and e.label == last.label):
         return None  # a heading opens a section
     lb, eb = last.bbox_pdf, e.bbox_pdf
-    if _same_line(lb, eb) and not _is_heading(e):
+    short = max(lb[3] - lb[1], eb[3] - eb[1]) <= _SHORT_PT
+    if short and _same_line(lb, eb) and not _is_heading(e) and not _is_heading(last):
         hgap = max(0.0, max(lb[0], eb[0]) - min(lb[2], eb[2]))
         if hgap > 0.25 * split_gap * 4:  # far apart on one line: two columns, not one grid row
             return None

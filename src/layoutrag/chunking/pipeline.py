@@ -23,10 +23,11 @@ from layoutrag.chunking.describe import describe_group, keywords_for
 from layoutrag.chunking.evidence import write_evidence
 from layoutrag.chunking.group import Group, apply_guards, group_page
 from layoutrag.chunking.tables import join_continued_tables, table_rows
+from layoutrag.chunking.tiling import tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
-from layoutrag.records import Chunk, DocChunks, Document, Region
+from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Region
 from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
@@ -40,7 +41,7 @@ def chunks_key(doc: Document, settings: Settings, extra: str = "") -> str:
     h = hashlib.sha256(doc.model_dump_json().encode("utf-8"))
     shape = (
         f"{settings.chunk_max_chars}/{settings.chunk_max_gap_frac}/{settings.chunk_split_gap_frac}/"
-        f"{settings.dpi}/{settings.crop_padding_px}"
+        f"{settings.dpi}/{settings.crop_padding_px}/{settings.chunk_member_boxes}"
     )
     h.update(shape.encode())
     return f"{h.hexdigest()[:32]}+{CHUNK_STAGE_VERSION}{('+' + extra) if extra else ''}"
@@ -114,11 +115,13 @@ def build_doc_chunks(
     title = document_title(doc)
     sections = assign_sections(doc, title)
     card = build_card(doc, title, groups)
-    chunks = _to_chunks(doc, groups, sections, card)
+    chunks = _to_chunks(doc, groups, sections, card, settings)
     return DocChunks(key=key, card=card, chunks=chunks, n_unassigned=n_unassigned), groups
 
 
-def _to_chunks(doc: Document, groups: list[Group], sections: dict[str, SectionInfo], card) -> list[Chunk]:
+def _to_chunks(
+    doc: Document, groups: list[Group], sections: dict[str, SectionInfo], card: DocumentCard, settings: Settings
+) -> list[Chunk]:
     pages = {p.page: p for p in doc.pages}
     for g in groups:
         g.sort_members()
@@ -132,14 +135,17 @@ def _to_chunks(doc: Document, groups: list[Group], sections: dict[str, SectionIn
         anchor = next((m for m in g.members if m.label not in ("caption", "page_header", "page_footer")), first)
         sec = sections.get(anchor.element_id) or SectionInfo("", "")
         page = pages.get(first.page)
+        boxes = _member_boxes(g, settings.chunk_member_boxes)
         chunks.append(
             Chunk(
                 chunk_id=f"{doc.doc_id}_p{first.page}_b{nn:02d}",
                 doc_id=doc.doc_id,
                 page=first.page,
                 source_pdf=doc.source_pdf,
-                bboxes_pdf=[m.bbox_pdf for m in g.members if m.page == first.page],
-                regions=[Region(page=m.page, bbox_pdf=m.bbox_pdf, label=m.label) for m in g.members],
+                bboxes_pdf=[b for m, b in zip(g.members, boxes, strict=True) if m.page == first.page],
+                regions=[
+                    Region(page=m.page, bbox_pdf=b, label=m.label) for m, b in zip(g.members, boxes, strict=True)
+                ],
                 page_size_pt=(page.width_pt, page.height_pt) if page else None,
                 block_type=g.block_type,
                 section_title=sec.section_title,
@@ -154,6 +160,21 @@ def _to_chunks(doc: Document, groups: list[Group], sections: dict[str, SectionIn
             )
         )
     return chunks
+
+
+def _member_boxes(g: Group, mode: str) -> list[BBox]:
+    """One box per member: the element's own box ("element") or its slot in the chunk's block on
+    that page ("slot", see tiling.py)."""
+    if mode == "element":
+        return [m.bbox_pdf for m in g.members]
+    if mode != "slot":
+        raise ValueError(f"chunk_member_boxes must be 'slot' or 'element', not {mode!r}")
+    out: list[BBox] = [m.bbox_pdf for m in g.members]
+    for page in {m.page for m in g.members}:
+        idx = [i for i, m in enumerate(g.members) if m.page == page]
+        for i, b in zip(idx, tile_boxes([g.members[i].bbox_pdf for i in idx]), strict=True):
+            out[i] = b
+    return out
 
 
 def _clean_stale_images(data: DataDir, doc_id: str, chunks: list[Chunk]) -> None:

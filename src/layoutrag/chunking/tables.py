@@ -42,7 +42,7 @@ def table_rows(
     header: list[str] = []
     if pdf_page is not None:
         try:
-            rows, header = rows_from_pymupdf(pdf_page, table.bbox_pdf, table.page)
+            rows, header = rows_from_pymupdf(pdf_page, table.bbox_pdf, table.page, words)
         except Exception:  # a broken content stream must not stop the document
             rows, header = [], []
     if len(rows) < 2:
@@ -67,7 +67,33 @@ def _cell_text(s: object) -> str:
     return re.sub(r"\s+", " ", str(s)).strip() if s is not None else ""
 
 
-def rows_from_pymupdf(page: pymupdf.Page, box: Sequence[float], page_no: int) -> tuple[list[TableRow], list[str]]:
+def _words_text(words: list[Word], box: Sequence[float]) -> str:
+    inside = [
+        w
+        for w in words
+        if box[0] <= (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2 < box[2] and box[1] <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < box[3]
+    ]
+    return " ".join(w.text for w in _reading(inside))
+
+
+def _cells_text(page: pymupdf.Page, cells: Sequence[object], fallback: list[object], words: list[Word]) -> list[str]:
+    """Cell texts from the page's words (whole tokens: find_tables' own extraction can split
+    "26.000" into "26000 ." by glyph boxes); its text where the cell holds no word."""
+    out = []
+    for i, cell in enumerate(cells):
+        fb = _cell_text(fallback[i]) if i < len(fallback) else ""
+        if cell is None:
+            out.append("")
+            continue
+        t = _words_text(words, _to_display(page, cell)) if words else ""
+        out.append(t or fb)
+    return out
+
+
+def rows_from_pymupdf(
+    page: pymupdf.Page, box: Sequence[float], page_no: int, words: list[Word] | None = None
+) -> tuple[list[TableRow], list[str]]:
+    words = words or []
     clip = _to_unrotated(page, box) + (-2, -2, 2, 2)
     found = page.find_tables(clip=clip, use_layout=False)
     tables = [t for t in found.tables if t.row_count >= 1]
@@ -79,22 +105,27 @@ def rows_from_pymupdf(page: pymupdf.Page, box: Sequence[float], page_no: int) ->
     for ti, t in enumerate(tables):
         data = t.extract()
         hdr = t.header
-        names = [_cell_text(n) for n in (hdr.names if hdr else [])]
-        real_names = [n for n in names if n and not re.fullmatch(r"Col\d+", n)]
-        if ti == 0 and real_names:
-            header = names
-            if hdr.external:
-                rows.append(
-                    TableRow(
-                        page=page_no,
-                        bbox_pdf=_to_display(page, hdr.bbox),
-                        cells=names,
-                        text=" | ".join(n for n in names if n),
-                        is_header=True,
+        external = None
+        if hdr is not None and hdr.external and hdr.names:
+            hbox = _to_display(page, hdr.bbox)
+            # find_tables looks above the grid for a header; above the *detected* box it is a
+            # caption or a heading, not the table's header
+            if contains_frac(hbox, box) >= 0.8:
+                external = [_cell_text(n) for n in hdr.names]
+                if ti == 0 and any(external):
+                    header = external
+                    rows.append(
+                        TableRow(page=page_no, bbox_pdf=hbox, cells=external,
+                                 text=" | ".join(n for n in external if n), is_header=True)
                     )
-                )
+        first_is_header = False
+        if ti == 0 and external is None and t.rows:
+            first = _cells_text(page, t.rows[0].cells, list(data[0]) if data else [], words)
+            if (hdr is not None and not hdr.external) or _looks_like_header(first):
+                if _looks_like_header(first):
+                    header, first_is_header = first, True
         for ri, (row, cells) in enumerate(zip(t.rows, data, strict=False)):
-            texts = [_cell_text(c) for c in cells]
+            texts = _cells_text(page, row.cells, list(cells), words)
             if not any(texts):
                 continue
             rows.append(
@@ -103,10 +134,18 @@ def rows_from_pymupdf(page: pymupdf.Page, box: Sequence[float], page_no: int) ->
                     bbox_pdf=_to_display(page, row.bbox),
                     cells=texts,
                     text=" | ".join(c for c in texts if c),
-                    is_header=(ti == 0 and ri == 0 and bool(real_names) and not hdr.external),
+                    is_header=(ri == 0 and first_is_header),
                 )
             )
     return rows, header
+
+
+def _looks_like_header(cells: list[str]) -> bool:
+    """A header row: at least two labels, none of them a bare number."""
+    filled = [c for c in cells if c]
+    if len(filled) < 2 and not (len(cells) == 1 and filled):
+        return False
+    return not any(re.fullmatch(r"[-+±]?[\d.,]+", c) for c in filled)
 
 
 def _horizontal_rules(page: pymupdf.Page | None, box: Sequence[float]) -> list[float]:

@@ -83,6 +83,7 @@ def document_title(doc: Document) -> str:
         and e.text.strip()
         and len(e.text) <= 120
         and e.bbox_pdf[1] < first.height_pt * 0.4
+        and not heading_number(e.text)  # "7 Package Dimensions" is a section, not the title
     ]
     if heads and any(e.font_size for e in heads):
         best = max(heads, key=lambda e: (e.font_size or 0, -e.order))
@@ -140,7 +141,7 @@ def assign_sections(doc: Document, title: str | None = None) -> dict[str, Sectio
     out: dict[str, SectionInfo] = {}
     for p in doc.pages:
         for e in sorted(p.elements, key=lambda x: x.order):
-            if e.element_id in heading_ids:
+            if e.element_id in heading_ids and _clean(e.text).lower() != title.lower():
                 h = _heading(e)
                 while stack and not _is_child(h, stack[-1]):
                     stack.pop()

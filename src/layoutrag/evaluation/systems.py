@@ -63,6 +63,7 @@ class EvalContext:
     console: object | None = None  # rich Console for progress lines (None: quiet)
     doc_ids: dict[str, str] = field(default_factory=dict)  # gold doc (file name) -> doc id
     file_names: dict[str, str] = field(default_factory=dict)  # doc id -> file name
+    pdf_paths: dict[str, Path] = field(default_factory=dict)  # doc id -> PDF under --pdfs
 
     @classmethod
     def open(
@@ -90,6 +91,7 @@ class EvalContext:
                 if doc_id in self.index.cards:
                     self.doc_ids.setdefault(p.name, doc_id)
                     self.file_names.setdefault(doc_id, p.name)
+                    self.pdf_paths[doc_id] = p
 
     def pdf_for_doc(self, doc: str) -> Path | None:
         if self.pdfs is not None and (self.pdfs / doc).is_file():
@@ -142,9 +144,14 @@ class EvalContext:
             self.console.print(f"[dim]{msg}[/dim]")  # type: ignore[attr-defined]
 
     def source_pdfs(self) -> list[Path]:
-        if self.pdfs is not None and self.pdfs.is_dir():
-            return sorted(self.pdfs.glob("*.pdf"))
-        return [self.data.source_pdf(d) for d in self.data.doc_ids() if self.data.source_pdf(d).exists()]
+        """The PDFs of the documents in the main data dir (variants must hold the same documents):
+        from --pdfs when given (so file names stay), else the copies stored in the data dir."""
+        out = []
+        for d in self.data.doc_ids():
+            p = self.pdf_paths.get(d) or self.data.source_pdf(d)
+            if p.exists():
+                out.append(p)
+        return out
 
 
 def _searcher(index, mode: str = "fused") -> SearchFn:  # noqa: ANN001

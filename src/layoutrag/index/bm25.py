@@ -10,7 +10,7 @@ Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond" (
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -106,12 +106,17 @@ class BM25Index:
         self.weights = bm25_weights(counts, k1=k1, b=b)
 
     def scores(
-        self, query_tokens: Sequence[str], token_weight: Callable[[str], float] | None = None
+        self,
+        query_tokens: Sequence[str] | Mapping[str, float],
+        token_weight: Callable[[str], float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """(doc indices with a positive score, their scores). Repeated query terms count once each
-        time they occur (query term frequency), as in the reference implementations; `token_weight`
-        scales a term's contribution (1 by default)."""
-        qtf: dict[str, float] = dict(Counter(t for t in query_tokens if t in self.vocab))
+        time they occur (query term frequency), as in the reference implementations; a mapping gives
+        each term its weight directly, and `token_weight` scales a term's contribution."""
+        if isinstance(query_tokens, Mapping):
+            qtf = {t: float(n) for t, n in query_tokens.items() if t in self.vocab and n > 0}
+        else:
+            qtf = dict(Counter(t for t in query_tokens if t in self.vocab))
         if token_weight is not None:
             qtf = {t: n * token_weight(t) for t, n in qtf.items()}
         if not qtf:

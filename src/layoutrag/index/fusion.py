@@ -3,10 +3,15 @@
     rrf(d) = sum over runs r of  w_r / (k + rank_r(d))        rank 1-based, k = 60
 
 `rrf_fuse` is the plain contract (all weights 1, full lists). The default strategy
-(`FusionStrategy.weighted`) keeps the lexical run whole and lets the dense run in with a smaller
-weight and only to a limited depth: on datasheet queries the bundled multilingual models are far
-weaker than part-aware BM25, and under plain RRF their rank-1..60 noise outvotes BM25's correct
-rank-2..5 hits (see benchmarks/search_quality.py for the numbers behind the constants).
+(`FusionStrategy.weighted`) routes by query type:
+- a query naming a document's part number or series, or one whose words BM25's top chunk mostly
+  holds (idf-weighted share >= `lexical_gate`) - the lexical route: BM25 decides, the dense run
+  only breaks ties (weight 0.01); on such queries part-aware BM25 is near perfect and under plain
+  RRF the bundled models' rank-1..60 noise outvotes its correct hits;
+- any other query (descriptive route): the dense run votes at half weight to depth 20, the top 10
+  documents ranked by BM25 over all their text vote (weight 2) for their chunks, and the block
+  family the question asks for (a drawing, or a spec table/feature list) gets a prior (0.5).
+The constants come from benchmarks/search_quality.py (numbers in the README).
 Ties are broken by (-score, id), as pyserini does.
 """
 
@@ -53,9 +58,11 @@ class FusionConfig:
     strategy: FusionStrategy = FusionStrategy.weighted
     dense_weight: float = 0.5  # the dense run's vote relative to BM25's
     dense_depth: int = 20  # dense ranks beyond this do not vote
-    doc_weight: float = 1.0  # a third run: documents ranked by BM25 over all their text
+    doc_weight: float = 2.0  # a third run: documents ranked by BM25 over all their text
     doc_depth: int = 10  # documents beyond this rank do not vote
     type_prior: float = 0.5  # vote for chunks of the block family the query asks for
+    named_dense_weight: float = 0.01  # dense weight on the lexical route: it only breaks ties
+    lexical_gate: float = 0.5  # lexical route when BM25's top chunk holds this share of the query's idf
 
     @classmethod
     def parse(cls, strategy: str, **kw: float) -> FusionConfig:
@@ -68,15 +75,16 @@ class FusionConfig:
 
 
 def fuse(
-    bm25_run: Sequence[T], dense_run: Sequence[T], *, k: int, config: FusionConfig
+    bm25_run: Sequence[T], dense_run: Sequence[T], *, k: int, config: FusionConfig, named: bool = False
 ) -> list[tuple[T, float]]:
-    """Fuse the two runs of the hybrid index according to `config`."""
+    """Fuse the two runs of the hybrid index according to `config`. `named`: the query names a
+    document's part number or series, so the lexical run is trusted and the dense run only nudges."""
     if config.strategy is FusionStrategy.rrf or not bm25_run:
         # no lexical evidence at all: the dense run alone decides, at full weight
         return rrf_fuse([bm25_run, dense_run], k=k)
     return rrf_fuse(
         [bm25_run, dense_run],
         k=k,
-        weights=[1.0, config.dense_weight],
+        weights=[1.0, config.named_dense_weight if named else config.dense_weight],
         depth=[None, config.dense_depth],
     )

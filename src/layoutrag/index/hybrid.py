@@ -21,9 +21,9 @@ from layoutrag.index.bm25 import BM25Index, TermCounts, count_terms, doc_term_co
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse
-from layoutrag.index.glossary import expand_query
-from layoutrag.index.query import CardMatcher, block_family, filter_mask, wanted_family
-from layoutrag.index.tokenizer import Tokenizer, get_tokenizer
+from layoutrag.index.glossary import expand_query, load_glossary
+from layoutrag.index.query import CardMatcher, block_family, filter_mask, query_codes, wanted_family
+from layoutrag.index.tokenizer import CJK_RE, Tokenizer, get_tokenizer, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
 
 MODES = ("fused", "bm25", "dense")
 RUN_DEPTH = 100  # each path contributes at most this many candidates to fusion
+RARE_CODE_DOCS = 5  # a part-like code in at most this many documents names them
 
 
 def card_text(card: DocumentCard | None) -> str:
@@ -234,8 +235,7 @@ class HybridIndex:
         return out
 
     def _bm25_run(self, query: str, depth: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        text = expand_query(query) if self.expand_glossary else query
-        idx, scores = self.bm25.scores(self.tokenizer.tokenize(text), query_token_weight)
+        idx, scores = self.bm25.scores(self._lexical_query(query))
         if mask is not None and len(idx):
             keep = mask[idx]
             idx, scores = idx[keep], scores[keep]
@@ -259,19 +259,66 @@ class HybridIndex:
         ids = self.table.chunk_ids
         cfg = self.fusion
         k = self.settings.rrf_k
-        fused = fuse([ids[i] for i in b_idx], [ids[i] for i in d_idx], k=k, config=cfg)
+        named = self.matcher.match(query) if self.doc_boost else {}
+        lexical = bool(named) or self._names_rare_code(query)
+        if not lexical and len(b_idx) and cfg.strategy is FusionStrategy.weighted:
+            lexical = self._lexical_confidence(query, int(b_idx[0])) >= cfg.lexical_gate
+        fused = fuse([ids[i] for i in b_idx], [ids[i] for i in d_idx], k=k, config=cfg, named=lexical)
         pos = {ids[i]: int(i) for i in (*b_idx.tolist(), *d_idx.tolist())}
         scores = {pos[cid]: s for cid, s in fused}
-        if cfg.strategy is FusionStrategy.weighted and len(b_idx):
+        if cfg.strategy is FusionStrategy.weighted and len(b_idx) and not lexical:
             self._add_doc_run(query, scores, mask)
             self._add_type_prior(query, scores)
-        if self.doc_boost:
-            named = self.matcher.match(query)
-            if named:
-                bonus = 1.0 / (k + 1)
-                for i in scores:
-                    scores[i] += bonus * named.get(self.table.doc_ids[self.table.doc_index[i]], 0.0)
+        if named:  # the named documents' chunks first
+            bonus = 1.0 / (k + 1)
+            for i in scores:
+                scores[i] += bonus * named.get(self.table.doc_ids[self.table.doc_index[i]], 0.0)
         return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
+
+    def _lexical_query(self, query: str) -> dict[str, float]:
+        """Query term -> weight for BM25: the query's own tokens (3-grams at a quarter), each CJK run
+        and each glossary expansion weighing about two terms (their tokens share it) - a 7-character
+        Chinese phrase is 6 bigrams, and at full weight it would outvote the part number beside it."""
+        weights: dict[str, float] = {}
+        for t in self.tokenizer.tokenize(query):
+            if not CJK_RE.search(t):
+                weights[t] = weights.get(t, 0.0) + query_token_weight(t)
+        for run in CJK_RE.findall(normalize_text(query)):  # each CJK run, like an expansion, ~2 terms
+            toks = self.tokenizer.tokenize(run)
+            for t in toks:
+                weights[t] = weights.get(t, 0.0) + min(1.0, EXPANSION_TOKENS / len(toks))
+        if self.expand_glossary:
+            for term in load_glossary().expansions(query):
+                toks = self.tokenizer.tokenize(term)
+                # a Chinese term added to an English query only serves Chinese-only datasheets: in a
+                # bilingual one the English words match already, so it weighs little
+                budget = ZH_EXPANSION_TOKENS if CJK_RE.search(term) else EXPANSION_TOKENS
+                share = min(1.0, budget / len(toks)) if toks else 0.0
+                for t in toks:
+                    weights[t] = weights.get(t, 0.0) + share * query_token_weight(t)
+        return weights
+
+    def _lexical_confidence(self, query: str, top: int) -> float:
+        """Share of the query's idf mass (terms the corpus knows, as typed, no 3-grams) that BM25's
+        top chunk holds: high for a keyword query that BM25 answers, low for a long question whose
+        words the chunks do not use (where the dense run and the document run earn their votes)."""
+        known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
+        if not known:
+            return 0.0
+        chunk = self.chunks[top]
+        held = known & set(self.tokenizer.tokenize(bm25_text(chunk, self.cards.get(chunk.doc_id))))
+        total = sum(self._idf(t) for t in known)
+        return sum(self._idf(t) for t in held) / total if total > 0 else 0.0
+
+    def _names_rare_code(self, query: str) -> bool:
+        """Does the query carry a part-like code that occurs in only a few documents? Then it names
+        something specific (even when no card lists it) and the lexical route is the right one."""
+        df = self.doc_bm25.weights.indptr
+        for code in query_codes(query):
+            j = self.bm25.vocab.get(code)
+            if j is not None and is_part_like(code) and df[j + 1] - df[j] <= RARE_CODE_DOCS:
+                return True
+        return False
 
     def _add_doc_run(self, query: str, scores: dict[int, float], mask: np.ndarray | None) -> None:
         """Documents ranked by BM25 over all their chunks vote for their chunks: the document that
@@ -279,8 +326,7 @@ class HybridIndex:
         cfg = self.fusion
         if cfg.doc_weight <= 0:
             return
-        text = expand_query(query) if self.expand_glossary else query
-        d_idx, d_score = self.doc_bm25.scores(self.tokenizer.tokenize(text), query_token_weight)
+        d_idx, d_score = self.doc_bm25.scores(self._lexical_query(query))
         if not len(d_idx):
             return
         for rank, d in enumerate(top_k(d_score, cfg.doc_depth), start=1):
@@ -326,13 +372,19 @@ class HybridIndex:
 
 
 NGRAM_QUERY_WEIGHT = 0.25
+EXPANSION_TOKENS = 2.0  # a glossary expansion (or a CJK run) weighs at most as much as two query terms
+ZH_EXPANSION_TOKENS = 0.5  # ... a Chinese expansion of an English query, half a term
 
 
 def query_token_weight(token: str) -> float:
     """A part number yields ~10 query tokens (intact, compact, subfields, 3-grams); the 3-grams only
     exist to catch fragments and other separators, so they count a quarter each, keeping a named
     part from outvoting the words that say which chunk of its datasheet is wanted."""
-    return NGRAM_QUERY_WEIGHT if token.startswith("#") and len(token) == 4 else 1.0
+    return NGRAM_QUERY_WEIGHT if _is_ngram(token) else 1.0
+
+
+def _is_ngram(token: str) -> bool:
+    return token.startswith("#") and len(token) == 4
 
 
 def fusion_from_settings(s: Settings) -> FusionConfig:

@@ -21,7 +21,7 @@ from layoutrag.records import DocumentCard, SearchFilters
 __all__ = ["BLOCK_FAMILIES", "CardMatcher", "block_family", "filter_mask", "query_codes", "wanted_family"]
 
 EXACT, PREFIX = 1.0, 0.8
-_MAX_DOCS_PER_CODE = 200  # a code shared by more documents than this names none of them
+_MAX_DOCS_PER_CODE = 3  # a code shared by more documents than this (AEC-Q200, SOT-23) names none
 _MAX_WINDOW = 4  # a code typed with spaces for separators spans up to this many words
 
 
@@ -98,7 +98,7 @@ class CardMatcher:
             return found
 
         def add(lo: int, hi: int, strength: float) -> None:
-            if hi - lo > _MAX_DOCS_PER_CODE:
+            if hi <= lo or len(set(self._docs[lo : min(hi, lo + 64)])) > _MAX_DOCS_PER_CODE:
                 return
             for i in range(lo, hi):
                 if strength > found.get(self._docs[i], 0.0):
@@ -136,9 +136,8 @@ def filter_mask(
         mask &= doc_index == (doc_ids.index(filters.doc_id) if filters.doc_id in doc_ids else -2)
     if filters.block_type is not None:
         want = filters.block_type.lower()
-        codes = [
-            i for i, t in enumerate(block_types) if t.lower() == want or t.lower().startswith(want + "_")
-        ]
+        # `table` also selects `electrical_specifications_table` (a component of a compound type)
+        codes = [i for i, t in enumerate(block_types) if t.lower() == want or want in t.lower().split("_")]
         mask &= np.isin(block_codes, codes)
     if filters.page_min is not None:
         mask &= pages >= filters.page_min

@@ -26,6 +26,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, overload
@@ -215,6 +216,15 @@ def publish_generation(index_dir: Path, tmp: Path) -> str:
     return name
 
 
+@contextmanager
+def _build_lock(index_dir: Path) -> Iterator[None]:
+    """One writer at a time per data dir (readers never lock: they follow CURRENT)."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    with open(index_dir / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def _gather(data: DataDir) -> tuple[list[Chunk], dict[str, DocumentCard]]:
     """Indexed chunks and cards of every ingested and every imported document (ingested wins)."""
     docs: dict[str, DocChunks] = {}
@@ -247,8 +257,7 @@ def build_index(
     data = DataDir(data_root)
     index_dir = data.index
     index_dir.mkdir(parents=True, exist_ok=True)
-    with open(index_dir / ".build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with _build_lock(index_dir):
         for debris in index_dir.glob(".tmp-gen-*"):
             shutil.rmtree(debris, ignore_errors=True)
         tmp = index_dir / f".tmp-gen-{os.getpid()}"
@@ -391,16 +400,16 @@ class FileStore:
 
     def write(self, chunks: Sequence[Chunk], cards: Mapping[str, DocumentCard], **kw: object) -> str:
         """Write a generation from chunks and precomputed parts (`counts`, `dense`, `meta`)."""
-        self.data.index.mkdir(parents=True, exist_ok=True)
-        tmp = self.data.index / f".tmp-gen-{os.getpid()}-w"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir()
-        try:
-            write_generation(tmp, chunks, cards, **kw)  # type: ignore[arg-type]
-            return publish_generation(self.data.index, tmp)
-        except BaseException:
+        with _build_lock(self.data.index):
+            tmp = self.data.index / f".tmp-gen-{os.getpid()}-w"
             shutil.rmtree(tmp, ignore_errors=True)
-            raise
+            tmp.mkdir()
+            try:
+                write_generation(tmp, chunks, cards, **kw)  # type: ignore[arg-type]
+                return publish_generation(self.data.index, tmp)
+            except BaseException:
+                shutil.rmtree(tmp, ignore_errors=True)
+                raise
 
     def load(self, *, settings: Settings) -> HybridIndex:
         return load_index(self.data, settings=settings)

@@ -29,7 +29,7 @@ from pathlib import Path
 import pymupdf
 
 from layoutrag.config import Settings
-from layoutrag.errors import DocumentError, InputError, LayoutragError, NotFoundError
+from layoutrag.errors import DocumentError, InputError, LayoutragError
 from layoutrag.geometry import clip
 from layoutrag.ingest import render
 from layoutrag.ingest.artifacts import (
@@ -49,7 +49,7 @@ from layoutrag.ingest.layout import BACKENDS, Detection, LayoutDetector, get_det
 from layoutrag.ingest.reading_order import order_elements
 from layoutrag.ingest.text import assign_text
 from layoutrag.records import Document, Element, IngestResult, Page
-from layoutrag.storage import DataDir, atomic_write_bytes, atomic_write_json, atomic_write_text
+from layoutrag.storage import DataDir, atomic_write_json, atomic_write_text
 
 __all__ = ["collect_pdfs", "document_key", "ingest_document", "ingest_paths", "show_page", "stage_version"]
 
@@ -536,93 +536,8 @@ class _Progress:
 
 
 # --------------------------------------------------------------------------- show
-_COLOURS = {
-    "title": (0.8, 0.0, 0.0),
-    "section_header": (0.9, 0.4, 0.0),
-    "text": (0.0, 0.3, 0.9),
-    "list_item": (0.0, 0.6, 0.6),
-    "table": (0.0, 0.6, 0.0),
-    "picture": (0.6, 0.0, 0.7),
-    "caption": (0.7, 0.5, 0.0),
-    "footnote": (0.4, 0.4, 0.4),
-    "page_header": (0.5, 0.5, 0.5),
-    "page_footer": (0.5, 0.5, 0.5),
-    "formula": (0.9, 0.0, 0.5),
-}
-
-
-def _find_doc(pdf_or_doc: str, data: DataDir) -> Document | None:
-    candidates = []
-    if len(pdf_or_doc) <= 128 and "/" not in pdf_or_doc and "\\" not in pdf_or_doc:
-        try:
-            candidates.append(data.document_json(pdf_or_doc))
-        except NotFoundError:
-            pass
-    path = Path(pdf_or_doc)
-    if path.is_file():
-        sha = file_sha256(path)
-        candidates.append(data.document_json(sha[:16]))
-    for c in candidates:
-        if c.is_file():
-            return Document.model_validate_json(c.read_bytes())
-    for doc_id in data.doc_ids():  # by file name
-        doc = Document.model_validate_json(data.document_json(doc_id).read_bytes())
-        if doc.file_name == pdf_or_doc or doc.file_name == path.name:
-            return doc
-    return None
-
-
 def show_page(pdf_or_doc: str, *, page: int, out: Path, data: Path, layout: str | None = None) -> None:
-    """Draw the detected elements (box, label, reading order) over a rendered page → PNG at `out`.
+    """Draw a page's detected elements over it → PNG (see :mod:`layoutrag.ingest.show`)."""
+    from layoutrag.ingest.show import show_page as draw  # lazy: show builds on this module
 
-    Uses the stored document when `pdf_or_doc` is an ingested doc id, file name or PDF; otherwise
-    runs the pipeline on that one page in memory (backend `layout`) without writing any artifact.
-    """
-    settings = Settings()
-    dd = DataDir(data)
-    doc = _find_doc(str(pdf_or_doc), dd)
-    if doc is not None and (layout is None or layout == doc.layout_backend):
-        pdf_path = dd.source_pdf(doc.doc_id)
-        if not 1 <= page <= doc.n_pages:
-            raise NotFoundError(f"page {page} out of range (document has {doc.n_pages} pages)")
-        pg = doc.pages[page - 1]
-    else:
-        pdf_path = Path(pdf_or_doc)
-        if not pdf_path.is_file():
-            raise NotFoundError(f"no ingested document or PDF file named {str(pdf_or_doc)[:80]!r}")
-        pg = _page_in_memory(pdf_path, page, layout or settings.layout_backend, settings)
-    with pymupdf.open(pdf_path) as pdf:
-        if not 1 <= page <= pdf.page_count:
-            raise NotFoundError(f"page {page} out of range (document has {pdf.page_count} pages)")
-        src = pdf[page - 1]
-        canvas = pymupdf.open()
-        p = canvas.new_page(width=src.rect.width, height=src.rect.height)
-        p.show_pdf_page(p.rect, pdf, page - 1)  # honours /Rotate: the canvas is the displayed page
-        for e in pg.elements:
-            colour = _COLOURS.get(e.label, (0, 0, 0))
-            r = pymupdf.Rect(e.bbox_pdf)
-            p.draw_rect(r, color=colour, width=0.8)
-            tag = f"{e.order} {e.label}" + (f" {e.confidence:.2f}" if e.confidence not in (0.0, 1.0) else "")
-            p.insert_text((r.x0 + 1, max(r.y0 - 1.5, 6)), tag, fontsize=5.5, color=colour)
-        png = p.get_pixmap(dpi=settings.dpi // 2 if settings.dpi > 150 else settings.dpi).tobytes("png")
-        canvas.close()
-    atomic_write_bytes(Path(out), png)
-
-
-def _page_in_memory(pdf_path: Path, page: int, backend: str, settings: Settings) -> Page:
-    with render.open_pdf(pdf_path, settings) as pdf:
-        if not 1 <= page <= pdf.page_count:
-            raise NotFoundError(f"page {page} out of range (document has {pdf.page_count} pages)")
-        single = pymupdf.open()
-        single.insert_pdf(pdf, from_page=page - 1, to_page=page - 1)
-        text = _extract_text(single, settings, lambda _n: None).pages[0]
-        layout = _detect_layout(
-            single,
-            get_detector(backend, confidence=settings.yolo_confidence),
-            settings,
-            lambda _n: None,
-            [text],
-        ).pages[0]
-        single.close()
-    text.page = layout.page = page
-    return build_page(text, layout, doc_id="preview", settings=settings)
+    draw(pdf_or_doc, page=page, out=out, data=data, layout=layout)

@@ -24,6 +24,7 @@ import pymupdf
 from PIL import Image
 
 from layoutrag.errors import InputError
+from layoutrag.records import BBox
 from layoutrag.samples import drawings
 from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox, union
 from layoutrag.samples.queries import Facts, make_queries
@@ -197,12 +198,14 @@ def _header(cv: Canvas, d: DocSpec) -> None:
             width=x1 - x0,
         )
         cv.line((x0, 54), (x1, 54), width=1.2, color=d.vendor.color)
-        cv.add("page_header", union([logo, t, r]), f"{name} {d.ptype.title} | Datasheet Rev. {d.revision}")
+        cv.add("page_header", union([logo, t]), name)
+        cv.add("page_header", r, f"{d.ptype.title} | Datasheet Rev. {d.revision}")
     else:
         a = cv.text(x0, 28, f"{d.series} Series", 7.5, bold=True, color=d.vendor.color)
         b = cv.text(x0, 28, d.ptype.title, 7.5, color=GREY, align="right", width=x1 - x0)
         cv.line((x0, 40), (x1, 40), width=0.6, color=d.vendor.color)
-        cv.add("page_header", union([a, b]), f"{d.series} Series {d.ptype.title}")
+        cv.add("page_header", a, f"{d.series} Series")
+        cv.add("page_header", b, d.ptype.title)
 
 
 def _footer(cv: Canvas, d: DocSpec) -> None:
@@ -211,7 +214,8 @@ def _footer(cv: Canvas, d: DocSpec) -> None:
     cv.line((x0, y - 4), (x1, y - 4), width=0.4, color=GREY)
     a = cv.text(x0, y, f"{d.vendor.name}  ·  {d.vendor.url}", 6.5, color=GREY)
     b = cv.text(x0, y, f"Page {cv.page_no} of {d.n_pages}", 6.5, color=GREY, align="right", width=x1 - x0)
-    cv.add("page_footer", union([a, b]), f"{d.vendor.name} · {d.vendor.url} Page {cv.page_no} of {d.n_pages}")
+    cv.add("page_footer", a, f"{d.vendor.name} · {d.vendor.url}")
+    cv.add("page_footer", b, f"Page {cv.page_no} of {d.n_pages}")
 
 
 def _section(cv: Canvas, d: DocSpec, y: float, title: str, zh: str = "", x: float = MARGIN) -> float:
@@ -298,7 +302,8 @@ def _page1(cv: Canvas, d: DocSpec, facts: Facts) -> list[SpecRow]:
             cv.add("list_item", b, txt, title.lower())
             boxes.append(b)
             yy = b[3] + 3.5
-        blocks[title] = (union(boxes), items, yy)
+        blocks[title] = (boxes, items, yy)
+    # a list is a region in parts (one per item): the gaps between items are not evidence
     facts.applications = (1, blocks["Applications"][0], d.applications)
     facts.features = (1, blocks["Features"][0], d.features)
     y = max(v[2] for v in blocks.values()) + 10
@@ -564,6 +569,38 @@ def hash_seed(key: str) -> int:
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 1
 
 
+class InkMap:
+    """Shrinks a drawn box to the ink inside it, from a render of the page.
+
+    Boxes from font metrics (ascender to descender) are taller than the printed glyphs; a person,
+    and a layout model, draws the box around what is printed. Ground truth uses the ink box."""
+
+    ZOOM = 4.0
+
+    def __init__(self, doc: pymupdf.Document) -> None:
+        self._masks: dict[int, np.ndarray] = {}
+        for i, page in enumerate(doc, start=1):
+            pix = page.get_pixmap(matrix=pymupdf.Matrix(self.ZOOM, self.ZOOM), colorspace=pymupdf.csGRAY)
+            arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, : pix.width]
+            self._masks[i] = arr < 200  # light fills (table headers) are not ink
+
+    def box(self, page: int, b: BBox) -> BBox:
+        mask = self._masks[page]
+        z = self.ZOOM
+        x0, y0 = max(int(b[0] * z), 0), max(int(b[1] * z), 0)
+        x1, y1 = min(int(np.ceil(b[2] * z)), mask.shape[1]), min(int(np.ceil(b[3] * z)), mask.shape[0])
+        sub = mask[y0:y1, x0:x1]
+        rows, cols = np.flatnonzero(sub.any(axis=1)), np.flatnonzero(sub.any(axis=0))
+        if not len(rows):
+            return b
+        return (
+            round((x0 + cols[0]) / z, 2),
+            round((y0 + rows[0]) / z, 2),
+            round((x0 + cols[-1] + 1) / z, 2),
+            round((y0 + rows[-1] + 1) / z, 2),
+        )
+
+
 def render_document(d: DocSpec, path: Path) -> tuple[list[GTElement], Facts]:
     """Draw the datasheet to `path`; return its ground-truth elements and the facts queries point at."""
     size = LETTER if d.vendor.letter else A4
@@ -583,6 +620,10 @@ def render_document(d: DocSpec, path: Path) -> tuple[list[GTElement], Facts]:
         else:
             fn(cv, d, facts)
         elements += cv.elements
+    ink = InkMap(doc)
+    for e in elements:
+        e.bbox = ink.box(e.page, e.bbox)
+    facts.ink = ink
     if d.scanned_page:
         _scan(doc, d.n_pages - 1, f"{d.file_name}/scan")
         facts.scanned_pages.append(d.n_pages)
@@ -606,6 +647,22 @@ def render_document(d: DocSpec, path: Path) -> tuple[list[GTElement], Facts]:
     doc.close()
     tmp.replace(path)
     return elements, facts
+
+
+def _pin_answers(pdf: Path, queries: list[dict], facts: Facts) -> None:
+    """Narrow each `answer_bbox` (the cell or label that holds the answer) to the printed answer
+    itself, e.g. "260" inside the label "Peak 260 °C"."""
+    with pymupdf.open(pdf) as doc:
+        for q in queries:
+            if not q.get("answer_bbox"):
+                continue
+            page = doc[q["page"] - 1]
+            x0, y0, x1, y1 = q["answer_bbox"]
+            hits = page.search_for(q["answer"], clip=pymupdf.Rect(x0 - 2, y0 - 2, x1 + 2, y1 + 2))
+            if hits:
+                r = hits[0]
+                box = (r.x0, r.y0, r.x1, r.y1)
+                q["answer_bbox"] = list(facts.ink.box(q["page"], box) if facts.ink else box)  # type: ignore[attr-defined]
 
 
 def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:
@@ -638,7 +695,9 @@ def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:
                 )
             )
         rng = random.Random(f"layoutrag-queries/{seed}/{i}")
-        for q in make_queries(d, facts, rng, prefix=f"s{seed}-{i:03d}"):
+        queries = make_queries(d, facts, rng, prefix=f"s{seed}-{i:03d}")
+        _pin_answers(out / d.file_name, queries, facts)
+        for q in queries:
             q_lines.append(json.dumps(q, ensure_ascii=False))
         doc_lines.append(
             json.dumps(

@@ -43,6 +43,7 @@ class Facts:
     abs_max: Located | None = None
     i2c: Located | None = None
     scanned_pages: list[int] = field(default_factory=list)
+    ink: object | None = None  # generator.InkMap: shrinks boxes to the printed ink
 
 
 def alter_separators(code: str, rng: random.Random) -> str:
@@ -71,7 +72,7 @@ def _value(row: SpecRow) -> tuple[str, int] | None:
 def _q(
     d: DocSpec,
     page: int,
-    region: BBox,
+    region: BBox | list[BBox],
     kind: str,
     query: str,
     lang: str,
@@ -79,12 +80,13 @@ def _q(
     answer_bbox: BBox | None,
     intent: str,
 ) -> dict:
+    parts = region if isinstance(region, list) else [region]
     return {
         "query": query,
         "lang": lang,
         "doc": d.file_name,
         "page": page,
-        "regions": [list(region)],
+        "regions": [list(b) for b in parts],
         "kind": kind,
         "answer": answer,
         "answer_bbox": list(answer_bbox) if answer_bbox else None,
@@ -258,4 +260,8 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
     out += optional[: rng.randint(1, 3)]
     for j, q in enumerate(out):
         q["id"] = f"{prefix}-q{j:02d}"
+        if facts.ink is not None:  # gold boxes hug the printed ink, as the ground-truth elements do
+            q["regions"] = [list(facts.ink.box(q["page"], tuple(b))) for b in q["regions"]]  # type: ignore[attr-defined]
+            if q["answer_bbox"]:
+                q["answer_bbox"] = list(facts.ink.box(q["page"], tuple(q["answer_bbox"])))  # type: ignore[attr-defined]
     return [{"id": q.pop("id"), **q} for q in out]

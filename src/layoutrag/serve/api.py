@@ -24,10 +24,10 @@ import os
 import re
 import threading
 from collections import Counter
-from functools import lru_cache
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
@@ -45,7 +45,7 @@ from layoutrag.errors import (
     LayoutragError,
     NotFoundError,
 )
-from layoutrag.records import Chunk, DocChunks, SearchFilters
+from layoutrag.records import Chunk, DocChunks, EvidencePackage, SearchFilters
 from layoutrag.service import LayoutRAG, validate_query
 from layoutrag.storage import check_id
 
@@ -61,6 +61,7 @@ STATUS_BY_ERROR: tuple[tuple[type[LayoutragError], int], ...] = (
 )
 TYPE_RE = re.compile(r"^[a-z_]{1,40}$")
 NUMBERING_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
+CJK_RE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]+")
 MAX_PAGE = 100_000
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "private, max-age=3600"}  # page images: keyed by content hash and dpi
@@ -105,7 +106,8 @@ class GuardMiddleware:
                 except Exception:  # a malformed cookie header is just "no key"
                     continue
                 if "layoutrag_key" in cookie:
-                    given = cookie["layoutrag_key"].value.encode("utf-8", "replace")
+                    # the UI stores the key URI-encoded (encodeURIComponent)
+                    given = unquote(cookie["layoutrag_key"].value).encode("utf-8", "replace")
         return hmac.compare_digest(given.strip(), self.api_key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -140,6 +142,14 @@ class ServeState:
         self._lock = threading.Lock()
         self._generation: str | None = None
         self._doc_cache: dict[str, dict[str, Any]] = {}
+        # searches are CPU-bound (query embedding, matrix products): more of them at once than there are
+        # cores only adds thread contention, so the rest wait their turn here
+        self.search_slots = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
+
+    def search(self, q: str, *, top_k: int, filters: SearchFilters | None = None) -> list[EvidencePackage]:
+        svc = self.fresh()
+        with self.search_slots:
+            return svc.search(q, top_k=top_k, filters=filters)
 
     def _current_generation(self) -> str:
         try:
@@ -265,17 +275,21 @@ def _example_queries(svc: LayoutRAG, limit: int = 8) -> list[str]:
 
     cards = sorted(svc.cards(), key=lambda c: c.doc_id)[:3]
     for card in cards:
-        if card.part_numbers:
-            add(card.part_numbers[0])
+        # a full orderable code shows part-aware matching best; the bare series name is the fallback
+        full = [p for p in card.part_numbers if len(p) >= 9 and any(ch.isdigit() for ch in p)]
+        if full or card.part_numbers:
+            add((full or card.part_numbers)[0])
     chunks = svc.chunks()
     tables = [c for c in chunks if "table" in c.block_type and c.section_title]
     for card in cards:
         section = next((c.section_title for c in tables if c.doc_id == card.doc_id), "")
-        section = NUMBERING_RE.sub("", section).strip()
+        section = CJK_RE.sub("", NUMBERING_RE.sub("", section)).strip()  # bilingual titles: the English half
         if section:
             add(f"{card.series[0]} {section.lower()}" if card.series else section.lower())
     if len(examples) < 4:  # corpora without cards (imported chunks): the most common section titles
-        titles = Counter(NUMBERING_RE.sub("", c.section_title).strip().lower() for c in chunks if c.section_title)
+        titles = Counter(
+            NUMBERING_RE.sub("", c.section_title).strip().lower() for c in chunks if c.section_title
+        )
         for title, _ in sorted(titles.items(), key=lambda kv: (-kv[1], kv[0]))[:4]:
             add(title)
     if tables:
@@ -334,7 +348,7 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     ) -> JSONResponse:
         """Search; each hit is an evidence package (document, page, PDF-point boxes, text, image)."""
         svc = state.fresh()
-        hits = svc.search(q, top_k=k, filters=_filters(svc, doc, type))
+        hits = state.search(q, top_k=k, filters=_filters(svc, doc, type))
         return JSONResponse(
             {"query": q, "k": k, "hits": [h.model_dump(mode="json") for h in hits]}, headers=NO_STORE
         )
@@ -345,9 +359,8 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         from layoutrag.llm import llm_from_env
         from layoutrag.serve.answer import answer_question
 
-        svc = state.fresh()
         question = validate_query(q, max_chars=max_q)
-        hits = svc.search(question, top_k=k)
+        hits = state.search(question, top_k=k)
         result = answer_question(question, hits, llm_from_env("LAYOUTRAG_LLM"))
         body = result.model_dump(mode="json")
         body["hits"] = [h.model_dump(mode="json") for h in hits]
@@ -463,7 +476,6 @@ def _lookup_chunk(state: ServeState, svc: LayoutRAG, chunk_id: str) -> Chunk:
         raise
 
 
-@lru_cache(maxsize=1)
 def _is_loopback(host: str) -> bool:
     return host in ("127.0.0.1", "localhost", "::1")
 

@@ -183,7 +183,13 @@ async function viewSearch(params) {
     out.innerHTML = `<div class="notice warn">No index in this data dir yet. Run <code>layoutrag ingest PDFS --data DIR</code> or <code>layoutrag demo</code>.</div>`;
     return;
   }
-  if (!params.q) return;
+  if (!params.q) {
+    out.innerHTML = `<div class="notice intro">Every hit is a <b>page region</b>: its document, page, one PDF-point box per
+      layout element, the text and an evidence image. Results fuse a part-number-aware BM25 ranking with a multilingual
+      dense ranking (both ranks are shown). Click a result to see its boxes on the page, with the table row that holds
+      the value; <a href="#/docs">Documents</a> shows how every page was segmented.</div>`;
+    return;
+  }
   out.innerHTML = `<div class="summary">Searching…</div>`;
   const t0 = performance.now();
   try {

@@ -1,0 +1,80 @@
+"""Member boxes that tile their chunk's block instead of hugging each text line.
+
+Detectors box every list item and paragraph tightly, so the boxes of a bulleted list cover only
+about half of the block a reader sees (ragged line ends, the white space between items). The
+stored box of a member is therefore its *slot* in the chunk's block on that page: members are
+cut into horizontal bands (members that share lines form one band), each band reaches halfway to
+its neighbours, and a band's members split its width at the midpoints between them. The slots do
+not overlap, every slot contains its member's own box, and together they fill exactly the
+rectangle around the chunk's members on that page — never more, so nothing outside the chunk's
+own extent is claimed. Members lying inside another member (callouts inside a drawing) keep their
+own box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from layoutrag.geometry import contains_frac
+from layoutrag.records import BBox
+
+__all__ = ["tile_boxes"]
+
+_INSIDE = 0.6
+
+
+def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
+    """Members grouped into horizontal bands: a member joins a band it overlaps vertically."""
+    order = sorted(idx, key=lambda i: (boxes[i][1], boxes[i][0]))
+    bands: list[list[int]] = []
+    spans: list[list[float]] = []
+    for i in order:
+        b = boxes[i]
+        h = b[3] - b[1]
+        if spans:
+            y0, y1 = spans[-1]
+            if min(y1, b[3]) - max(y0, b[1]) > 0.5 * min(h, y1 - y0):
+                bands[-1].append(i)
+                spans[-1] = [min(y0, b[1]), max(y1, b[3])]
+                continue
+        bands.append([i])
+        spans.append([b[1], b[3]])
+    return bands
+
+
+def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
+    """The slot of each box (same order) in the rectangle around all of them."""
+    n = len(boxes)
+    if n <= 1:
+        return [tuple(b) for b in boxes]  # type: ignore[misc]
+    inner = {
+        i
+        for i in range(n)
+        if any(j != i and contains_frac(boxes[i], boxes[j]) >= _INSIDE and _area(boxes[j]) > _area(boxes[i]) for j in range(n))
+    }
+    top = [i for i in range(n) if i not in inner]
+    X0, Y0 = min(boxes[i][0] for i in top), min(boxes[i][1] for i in top)
+    X1, Y1 = max(boxes[i][2] for i in top), max(boxes[i][3] for i in top)
+    out: list[BBox] = [tuple(b) for b in boxes]  # type: ignore[misc]
+    bands = _bands(top, boxes)
+    extents = [(min(boxes[i][1] for i in band), max(boxes[i][3] for i in band)) for band in bands]
+    for k, band in enumerate(bands):
+        y0 = Y0 if k == 0 else (extents[k - 1][1] + extents[k][0]) / 2
+        y1 = Y1 if k == len(bands) - 1 else (extents[k][1] + extents[k + 1][0]) / 2
+        # keep each member's own extent inside its slot even when neighbouring bands overlap a little
+        members = sorted(band, key=lambda i: boxes[i][0])
+        for m, i in enumerate(members):
+            x0 = X0 if m == 0 else (boxes[members[m - 1]][2] + boxes[i][0]) / 2
+            x1 = X1 if m == len(members) - 1 else (boxes[i][2] + boxes[members[m + 1]][0]) / 2
+            b = boxes[i]
+            out[i] = (
+                round(min(x0, b[0]), 2),
+                round(min(y0, b[1]), 2),
+                round(max(x1, b[2]), 2),
+                round(max(y1, b[3]), 2),
+            )
+    return out
+
+
+def _area(b: Sequence[float]) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])

@@ -1,0 +1,365 @@
+"""Chunking: exact grouping on generated PDFs with known layout, guards, TOC, tables, evidence, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from PIL import Image
+from rich.console import Console
+
+from chunk_factory import (
+    PageSpec,
+    Spec,
+    build_pdf,
+    element_ids,
+    figure_callouts_page,
+    split_table_pages,
+    table_caption_footnote_page,
+    two_column_page,
+)
+from layoutrag.chunking.cli import print_chunks
+from layoutrag.chunking.group import Group, apply_guards, enforce_gap_limit, group_page
+from layoutrag.chunking.pipeline import build_doc_chunks, chunk_and_save, load_doc_chunks
+from layoutrag.chunking.tiling import tile_boxes
+from layoutrag.config import Settings
+from layoutrag.errors import NotFoundError
+from layoutrag.geometry import area, covered_area, union_box
+from layoutrag.records import Chunk, DocChunks, Element, EvidencePackage
+from layoutrag.storage import DataDir
+
+S = Settings()
+
+
+def _chunks(doc, tmp_path) -> DocChunks:
+    dc, _ = build_doc_chunks(doc, S, data=DataDir(tmp_path / "data"))
+    return dc
+
+
+def _by_members(dc: DocChunks) -> dict[tuple[str, ...], Chunk]:
+    return {tuple(c.element_ids): c for c in dc.chunks}
+
+
+# --------------------------------------------------------------------------- exact grouping
+def test_table_caption_footnote_exact_grouping(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()], title="XT26 Crystal Unit")
+    dc = _chunks(doc, tmp_path)
+    groups = [c.element_ids for c in dc.chunks]
+    assert groups == [
+        element_ids(doc, 1, 0),  # page header (page 1: the title block, indexed)
+        element_ids(doc, 1, 1, 2),  # heading + paragraph
+        element_ids(doc, 1, 3, 4, 5),  # caption + table + footnote
+        element_ids(doc, 1, 6),  # the paragraph after the gap
+        element_ids(doc, 1, 7),  # footer
+    ]
+    ids = [c.chunk_id for c in dc.chunks]
+    assert ids == [f"{doc.doc_id}_p1_b{n:02d}" for n in range(5)]
+    table = dc.chunks[2]
+    assert table.block_type == "table"
+    assert [r.label for r in table.regions] == ["caption", "table", "footnote"]
+    # each member's slot in the block: bands meet halfway, the caption spans the block's width
+    assert table.bboxes_pdf == [(40, 140, 550, 154), (40, 154, 550, 258), (40, 258, 550, 270)]
+    assert table.native_text.splitlines()[0] == "Table 2. Electrical characteristics"
+    assert table.native_text.splitlines()[-1].startswith("Note 1:")
+    assert [c.indexed for c in dc.chunks] == [True, True, True, True, False]
+    assert dc.n_unassigned == 0
+
+
+def test_table_rows_and_header_from_ruled_grid(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
+    table = _chunks(doc, tmp_path).chunks[2]
+    assert table.header == ["Parameter", "Symbol", "Typ", "Unit"]
+    assert [r.cells for r in table.rows][1:] == [
+        ["Frequency", "f0", "26.000", "MHz"],
+        ["Load capacitance", "CL", "12", "pF"],
+        ["ESR", "R1", "60", "Ohm"],
+        ["Drive level", "DL", "100", "uW"],
+    ]
+    assert table.rows[0].is_header and not any(r.is_header for r in table.rows[1:])
+    # each row box lies inside the table and rows go top to bottom, 20 pt apart
+    tops = [r.bbox_pdf[1] for r in table.rows]
+    assert tops == sorted(tops)
+    assert all(abs(b - a - 20) < 1.5 for a, b in zip(tops, tops[1:], strict=False))
+    assert all(40 - 1 <= r.bbox_pdf[0] and r.bbox_pdf[2] <= 550 + 1 for r in table.rows)
+    assert table.rows[3].text == "ESR | R1 | 60 | Ohm"
+
+
+def test_two_column_page_never_mixes_columns(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [two_column_page()])
+    dc = _chunks(doc, tmp_path)
+    assert [c.element_ids for c in dc.chunks] == [
+        element_ids(doc, 1, 0, 1, 2, 3, 4),  # Features + its 4 items (left column)
+        element_ids(doc, 1, 5, 6, 7, 8),  # Applications + 3 items (right column)
+        element_ids(doc, 1, 9, 10),  # Description (full width, below)
+    ]
+    assert [c.block_type for c in dc.chunks] == ["list", "list", "text"]
+    assert dc.chunks[1].section_title == "Applications"
+
+
+def test_table_split_over_two_pages_is_one_chunk(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", split_table_pages())
+    dc = _chunks(doc, tmp_path)
+    joined = dc.chunks[0]
+    assert joined.chunk_id == f"{doc.doc_id}_p1_b00"
+    assert joined.element_ids == element_ids(doc, 1, 0, 1, 2) + element_ids(doc, 2, 1, 2)
+    assert [(r.page, r.label) for r in joined.regions] == [
+        (1, "section_header"),
+        (1, "caption"),
+        (1, "table"),
+        (2, "caption"),
+        (2, "table"),
+    ]
+    assert len(joined.bboxes_pdf) == 3  # bboxes_pdf: members on the first page only
+    assert {r.page for r in joined.rows} == {1, 2}
+    assert [r.cells[0] for r in joined.rows if not r.is_header] == [f"P{i}" for i in range(1, 19)]
+    # the ordering table on page 2 has its own caption: not a continuation
+    p2 = [c for c in dc.chunks if c.page == 2]
+    assert [c.element_ids for c in p2] == [
+        element_ids(doc, 2, 0),
+        element_ids(doc, 2, 3),
+        element_ids(doc, 2, 4, 5),
+    ]
+    assert [c.chunk_id for c in p2] == [f"{doc.doc_id}_p2_b{n:02d}" for n in range(3)]
+
+
+def test_figure_takes_its_callouts_and_caption(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [figure_callouts_page()])
+    dc = _chunks(doc, tmp_path)
+    assert [c.element_ids for c in dc.chunks] == [
+        element_ids(doc, 1, 0, 1),
+        element_ids(doc, 1, 2, 3, 4, 5),
+        element_ids(doc, 1, 6),
+    ]
+    fig = dc.chunks[1]
+    assert fig.block_type == "figure"
+    assert "Figure 3. Package outline" in fig.native_text
+    assert fig.toc_path == "t > 7 Package Dimensions"
+
+
+def test_member_boxes_element_mode_keeps_detector_boxes(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
+    dc, _ = build_doc_chunks(doc, S.model_copy(update={"chunk_member_boxes": "element"}))
+    assert dc.chunks[2].bboxes_pdf == [(40, 140, 400, 152), (40, 156, 550, 256), (40, 260, 550, 270)]
+
+
+def test_slots_tile_the_block_without_overlap():
+    items = [(54, 141, 190, 151), (69, 156, 235, 165), (54, 170, 120, 180), (130, 170, 240, 180), (60, 200, 200, 230)]
+    callout = (70, 205, 90, 212)  # inside the last box: keeps its own box
+    slots = tile_boxes([*items, callout])
+    for b, s in zip(items, slots, strict=False):
+        assert s[0] <= b[0] and s[1] <= b[1] and s[2] >= b[2] and s[3] >= b[3]  # contains its member
+    assert slots[-1] == callout
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            a, b = slots[i], slots[j]
+            assert min(a[2], b[2]) - max(a[0], b[0]) <= 1e-6 or min(a[3], b[3]) - max(a[1], b[1]) <= 1e-6
+    block = (54, 141, 240, 230)
+    assert abs(covered_area(block, slots[:-1]) - area(block)) < 1e-6  # fills the block, nothing more
+    assert union_box(slots) == block
+
+
+# --------------------------------------------------------------------------- guards
+def _el(i: int, label: str, box, text: str = "x", page: int = 1) -> Element:
+    return Element(
+        element_id=f"d_p{page}_e{i:03d}", page=page, label=label, confidence=0.9, bbox_pdf=box, text=text, order=i
+    )
+
+
+def test_guard_no_element_in_two_chunks():
+    a, b, c = _el(0, "text", (0, 0, 10, 10)), _el(1, "table", (0, 20, 10, 30)), _el(2, "text", (0, 40, 10, 50))
+    groups = [Group([a, b], "table"), Group([b, c], "text")]
+    out, n_unassigned = apply_guards(groups, [a, b, c])
+    seen = [m.element_id for g in out for m in g.members]
+    assert sorted(seen) == sorted({a.element_id, b.element_id, c.element_id})
+    assert len(seen) == 3 and n_unassigned == 0
+
+
+def test_guard_no_element_lost_and_counted():
+    a, b, c = _el(0, "text", (0, 0, 10, 10)), _el(1, "picture", (0, 20, 10, 30)), _el(2, "text", (0, 40, 10, 50))
+    out, n_unassigned = apply_guards([Group([a], "text")], [a, b, c])
+    assert n_unassigned == 2
+    assert [g.block_type for g in out] == ["text", "figure", "text"]  # the lost picture is a figure chunk
+
+
+def test_guard_members_far_apart_never_share_a_chunk():
+    top, bottom = _el(0, "text", (40, 40, 500, 60)), _el(1, "text", (40, 60 + 0.19 * 842, 500, 260))
+    parts = enforce_gap_limit(Group([top, bottom], "text"), 0.18 * 842)
+    assert [[m.element_id for m in g.members] for g in parts] == [[top.element_id], [bottom.element_id]]
+    near = _el(2, "text", (40, 70, 500, 90))
+    assert len(enforce_gap_limit(Group([top, near], "text"), 0.18 * 842)) == 1
+
+
+def test_caption_too_far_from_table_stays_apart(tmp_path):
+    page = PageSpec(
+        [
+            Spec("caption", (40, 60, 400, 72), "Table 1. Far away", 9),
+            Spec("table", (40, 60 + 0.2 * 842, 550, 300), cells=[["a", "b"], ["1", "2"]]),
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page])
+    dc = _chunks(doc, tmp_path)
+    assert [c.element_ids for c in dc.chunks] == [element_ids(doc, 1, 0), element_ids(doc, 1, 1)]
+    assert [c.block_type for c in dc.chunks] == ["caption", "table"]
+
+
+def test_tables_and_figures_never_dropped(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [figure_callouts_page(), *split_table_pages()])
+    dc = _chunks(doc, tmp_path)
+    by_el = {e: c for c in dc.chunks for e in c.element_ids}
+    for p in doc.pages:
+        for e in p.elements:
+            assert e.element_id in by_el  # nothing lost
+            if e.label == "table":
+                assert by_el[e.element_id].block_type == "table"
+            if e.label == "picture":
+                assert by_el[e.element_id].block_type == "figure"
+    assert sum(len(c.element_ids) for c in dc.chunks) == sum(len(p.elements) for p in doc.pages)
+
+
+def test_page_headers_not_indexed_except_first_page(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", split_table_pages())
+    dc = _chunks(doc, tmp_path)
+    bands = {(c.page, c.block_type): c.indexed for c in dc.chunks if c.block_type in ("page_header", "page_footer")}
+    assert bands == {(1, "page_footer"): False, (2, "page_header"): False}
+    doc1 = build_pdf(tmp_path / "u.pdf", [table_caption_footnote_page()])
+    first = _chunks(doc1, tmp_path).chunks[0]
+    assert first.block_type == "page_header" and first.indexed
+
+
+# --------------------------------------------------------------------------- toc
+def test_toc_paths_nest_by_numbering_and_font(tmp_path):
+    page = PageSpec(
+        [
+            Spec("title", (40, 30, 500, 50), "XT26 Crystal Unit", 18, True),  # 0
+            Spec("section_header", (40, 70, 400, 84), "9. Electrical Specifications", 12, True),  # 1
+            Spec("text", (40, 90, 500, 100), "Intro text.", 9),  # 2
+            Spec("section_header", (40, 150, 400, 162), "9.1 Absolute Maximum Ratings", 11, True),  # 3
+            Spec("text", (40, 168, 500, 178), "Stresses beyond these may damage the part.", 9),  # 4
+            Spec("section_header", (40, 230, 400, 240), "Notes on handling", 9.5, True),  # 5
+            Spec("text", (40, 246, 500, 256), "Avoid shocks.", 9),  # 6
+            Spec("section_header", (40, 310, 400, 322), "9.2 Recommended Conditions", 11, True),  # 7
+            Spec("text", (40, 328, 500, 338), "Use 3.3 V.", 9),  # 8
+            Spec("section_header", (40, 390, 400, 404), "10. Ordering", 12, True),  # 9
+            Spec("text", (40, 410, 500, 420), "See the table.", 9),  # 10
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page], title="XT26 Crystal Unit")
+    dc = _chunks(doc, tmp_path)
+    paths = {c.element_ids[0][-3:]: c.toc_path for c in dc.chunks}
+    assert paths["001"] == "XT26 Crystal Unit > 9. Electrical Specifications"
+    assert paths["003"] == "XT26 Crystal Unit > 9. Electrical Specifications > 9.1 Absolute Maximum Ratings"
+    assert paths["005"] == (
+        "XT26 Crystal Unit > 9. Electrical Specifications > 9.1 Absolute Maximum Ratings > Notes on handling"
+    )
+    assert paths["007"] == "XT26 Crystal Unit > 9. Electrical Specifications > 9.2 Recommended Conditions"
+    assert paths["009"] == "XT26 Crystal Unit > 10. Ordering"
+    sec = {c.element_ids[0][-3:]: c.section_title for c in dc.chunks}
+    assert sec["009"] == "10. Ordering"
+
+
+# --------------------------------------------------------------------------- card, descriptions
+def test_document_card_from_title_block_and_ordering_table(tmp_path):
+    page = table_caption_footnote_page()
+    page.specs[0] = Spec("page_header", (40, 20, 300, 32), "XT26 Series Crystal Unit - Epson", 8)
+    pages = [page, split_table_pages()[1]]
+    doc = build_pdf(tmp_path / "t.pdf", pages, title="XT26 Series Crystal Unit")
+    dc = _chunks(doc, tmp_path)
+    card = dc.card
+    assert card.title == "XT26 Series Crystal Unit"
+    assert card.vendor == "Epson"
+    assert card.product_type == "crystal"
+    assert "XT26-26.000MAAJ-T" in card.part_numbers and "XT26-40.000MAAJ-T" in card.part_numbers
+    assert card.series[0] == "XT26"
+    table = dc.chunks[2]
+    assert table.description.startswith("Table 'Table 2. Electrical characteristics' in XT26 Series Crystal Unit")
+    assert "columns Parameter, Symbol, Typ, Unit" in table.description
+    assert "26.000 MHz" in table.keywords or "26.000" in " ".join(table.keywords)
+
+
+# --------------------------------------------------------------------------- pipeline, evidence, cli
+def _save(doc, tmp_path) -> tuple[DataDir, int]:
+    data = DataDir(tmp_path / "data")
+    data.doc_dir(doc.doc_id).mkdir(parents=True, exist_ok=True)
+    data.document_json(doc.doc_id).write_text(doc.model_dump_json(), encoding="utf-8")
+    return data, chunk_and_save(doc, data, S)
+
+
+def test_chunk_and_save_is_resumable(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
+    data, n = _save(doc, tmp_path)
+    path = data.chunks_json(doc.doc_id)
+    assert n == 5 and load_doc_chunks(data, doc.doc_id).chunks[0].chunk_id.endswith("_p1_b00")
+    stamp = path.stat().st_mtime_ns
+    assert chunk_and_save(doc, data, S) == 5
+    assert path.stat().st_mtime_ns == stamp  # current key: nothing redone
+    changed = doc.model_copy(deep=True)
+    changed.pages[0].elements = [e for e in changed.pages[0].elements if e.label != "footnote"]
+    assert chunk_and_save(changed, data, S) == 5
+    assert path.stat().st_mtime_ns != stamp
+    assert load_doc_chunks(data, doc.doc_id).key != ""
+
+
+def test_evidence_images_crop_per_member_and_page_break(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", split_table_pages())
+    data, _ = _save(doc, tmp_path)
+    joined = load_doc_chunks(data, doc.doc_id).chunks[0]
+    assert len(joined.crop_images) == len(joined.regions) == 5
+    scale = S.dpi / 72
+    for rel, region in zip(joined.crop_images, joined.regions, strict=True):
+        with Image.open(data.resolve(rel)) as im:
+            x0, y0, x1, y1 = region.bbox_pdf
+            assert abs(im.width - ((x1 - x0) * scale + 2 * S.crop_padding_px)) <= 2
+            assert abs(im.height - ((y1 - y0) * scale + 2 * S.crop_padding_px)) <= 2
+    assert region.bbox_pdf == (40, 64, 550, 226)  # stored boxes stay unpadded (slot, no crop padding)
+    with Image.open(data.resolve(joined.evidence_image)) as ev:
+        crops = [Image.open(data.resolve(r)) for r in joined.crop_images]
+        assert ev.height > sum(c.height for c in crops)  # stacked, with gaps and a page-break band
+        # the page-break band carries red marks between the page-1 and page-2 parts
+        band_y = sum(c.height for c in crops[:3]) + 2 * 6 + 15
+        row = [ev.getpixel((x, band_y)) for x in range(0, 60)]
+        assert any(p[0] > 150 and p[1] < 80 for p in row)
+
+
+def test_cli_lists_by_id_and_file_name_and_prints_packages(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
+    data, _ = _save(doc, tmp_path)
+    con = Console(record=True, width=200)
+    print_chunks("t.pdf", data=data.root, as_json=False, console=con)
+    out = con.export_text()
+    assert f"{doc.doc_id}_p1_b02" in out and "table [5 rows]" in out
+    con = Console(record=True, width=200)
+    print_chunks(doc.doc_id, data=data.root, as_json=True, console=con)
+    lines = [ln for ln in con.export_text().splitlines() if ln.strip()]
+    pkgs = [EvidencePackage.model_validate(json.loads(ln)) for ln in lines]
+    assert [p.chunk_id for p in pkgs][2] == f"{doc.doc_id}_p1_b02"
+    assert pkgs[2].rows and pkgs[2].evidence_image
+    with pytest.raises(NotFoundError):
+        print_chunks("nope.pdf", data=data.root, as_json=False, console=con)
+
+
+def test_rotated_page_table_rows_in_displayed_space(tmp_path):
+    cells = [["Pin", "Name"], ["1", "VDD"], ["2", "GND"], ["3", "OUT"]]
+    page = PageSpec([Spec("table", (100, 100, 400, 180), cells=cells)], rotation=90)
+    doc = build_pdf(tmp_path / "r.pdf", [page])
+    assert doc.pages[0].rotation == 90
+    table = _chunks(doc, tmp_path).chunks[0]
+    assert [r.cells for r in table.rows] == cells
+    for r in table.rows:
+        x0, y0, x1, y1 = r.bbox_pdf
+        assert 99 <= x0 and x1 <= 401 and 99 <= y0 and y1 <= 181
+
+
+def test_group_page_is_deterministic(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [two_column_page()])
+    a = [[m.element_id for m in g.members] for g in group_page(doc.pages[0], S)]
+    b = [[m.element_id for m in g.members] for g in group_page(doc.pages[0], S)]
+    assert a == b
+
+
+def test_llm_off_without_env(monkeypatch, tmp_path):
+    monkeypatch.delenv("LAYOUTRAG_LLM_BASE_URL", raising=False)
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
+    data, _ = _save(doc, tmp_path)
+    assert "+llm:" not in load_doc_chunks(data, doc.doc_id).key
+    assert os.environ.get("LAYOUTRAG_LLM_BASE_URL") is None
