@@ -69,6 +69,71 @@ def check(data: DataDir, queries: list[dict]) -> list[dict]:
     return out
 
 
+def _components(boxes: list, max_gap: float) -> list[list[int]]:
+    from layoutrag.chunking.group import vertical_gap
+
+    comps: list[set[int]] = []
+    for i, b in enumerate(boxes):
+        linked = [c for c in comps if any(vertical_gap(b, boxes[j]) <= max_gap for j in c)]
+        merged = {i}.union(*linked) if linked else {i}
+        comps = [c for c in comps if c not in linked] + [merged]
+    return [sorted(c) for c in comps]
+
+
+def table_checks(data: DataDir) -> dict[str, int]:
+    """Issue 3's done-when checks: captions directly above/below a table share its chunk; table
+    chunks have rows; tables joined across a page break."""
+    from layoutrag.chunking.group import _caption_candidate, is_caption_text, vertical_gap, x_overlap_frac
+
+    out = {
+        "captions_next_to_table": 0,
+        "captions_with_their_table": 0,
+        "table_chunks": 0,
+        "table_chunks_with_rows": 0,
+        "cross_page_tables": 0,
+        "chunks_with_far_apart_members": 0,
+    }
+    for did in data.doc_ids():
+        if not data.chunks_json(did).exists():
+            continue
+        doc = Document.model_validate_json(data.document_json(did).read_text(encoding="utf-8"))
+        chunks = load_doc_chunks(data, did).chunks
+        chunk_of = {e: c.chunk_id for c in chunks for e in c.element_ids}
+        pages = {p.page: p for p in doc.pages}
+        element = {e.element_id: e for p in doc.pages for e in p.elements}
+        for c in chunks:
+            members = [element[i] for i in c.element_ids if i in element]  # the detector's own boxes
+            for pg in {m.page for m in members}:
+                boxes = [m.bbox_pdf for m in members if m.page == pg]
+                limit = 0.18 * pages[pg].height_pt
+                if len(_components(boxes, limit)) > 1:
+                    out["chunks_with_far_apart_members"] += 1
+            if c.block_type == "table":
+                out["table_chunks"] += 1
+                out["table_chunks_with_rows"] += bool(c.rows)
+                out["cross_page_tables"] += len({r.page for r in c.all_regions()}) > 1
+        for p in doc.pages:
+            tables = [e for e in p.elements if e.label == "table"]
+            for cap in p.elements:
+                if not (_caption_candidate(cap) and (cap.label == "caption" or is_caption_text(cap.text))):
+                    continue
+                if cap.text.strip().lower().startswith(("fig", "图")):
+                    continue
+                near = [
+                    t
+                    for t in tables
+                    if x_overlap_frac(cap.bbox_pdf, t.bbox_pdf) >= 0.3
+                    and vertical_gap(cap.bbox_pdf, t.bbox_pdf) <= 0.03 * p.height_pt
+                ]
+                if not near:
+                    continue
+                out["captions_next_to_table"] += 1
+                out["captions_with_their_table"] += any(
+                    chunk_of.get(cap.element_id) == chunk_of.get(t.element_id) for t in near
+                )
+    return out
+
+
 def main(argv: list[str]) -> None:
     args = [a for a in argv if not a.startswith("--")]
     data = DataDir(args[0])
@@ -89,6 +154,13 @@ def main(argv: list[str]) -> None:
         cs = [r["ratio"] for r in rs if r["covered"]]
         med = f"{statistics.median(cs):.2f}" if cs else "-"
         print(f"{k:12} {len(rs):3} {len(cs):9} {med:>12}")
+    checks = table_checks(data)
+    print(
+        f"table captions directly above/below a table kept with it: {checks['captions_with_their_table']}"
+        f"/{checks['captions_next_to_table']}; table chunks with rows: {checks['table_chunks_with_rows']}"
+        f"/{checks['table_chunks']}; tables joined across a page break: {checks['cross_page_tables']}; "
+        f"chunks with members > 18 % of the page height apart: {checks['chunks_with_far_apart_members']}"
+    )
     if "--misses" in argv:
         for r in rows:
             if not r["covered"] or (r["ratio"] or 0) > 2:

@@ -88,6 +88,7 @@ def variants(idx: HybridIndex) -> dict[str, Search]:
         "fused: default - doc run": run("fused", replace(d, doc_weight=0.0)),
         "fused: default - type prior": run("fused", replace(d, type_prior=0.0)),
         "fused: default - dense": run("fused", replace(d, dense_weight=0.0)),
+        "fused: default, type prior 1.0": run("fused", replace(d, type_prior=1.0)),
     }
 
 

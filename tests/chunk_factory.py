@@ -71,9 +71,13 @@ def _draw_spec(page: pymupdf.Page, s: Spec) -> None:
         return
     x0, y0, x1, y1 = s.box
     if s.drawing:
-        for a, b in (((x0 + 2, y0 + 2), (x1 - 2, y0 + 2)), ((x1 - 2, y0 + 2), (x1 - 2, y1 - 2)),
-                     ((x1 - 2, y1 - 2), (x0 + 2, y1 - 2)), ((x0 + 2, y1 - 2), (x0 + 2, y0 + 2)),
-                     ((x0 + 2, y0 + 2), (x1 - 2, y1 - 2))):
+        for a, b in (
+            ((x0 + 2, y0 + 2), (x1 - 2, y0 + 2)),
+            ((x1 - 2, y0 + 2), (x1 - 2, y1 - 2)),
+            ((x1 - 2, y1 - 2), (x0 + 2, y1 - 2)),
+            ((x0 + 2, y1 - 2), (x0 + 2, y0 + 2)),
+            ((x0 + 2, y0 + 2), (x1 - 2, y1 - 2)),
+        ):
             _line(page, a, b, 0.8)
         return
     y = y0 + s.size
@@ -188,7 +192,12 @@ def table_caption_footnote_page() -> PageSpec:
         [
             Spec("page_header", (40, 20, 300, 32), "XT26 Series Crystal Unit", 8),  # 0
             Spec("section_header", (40, 60, 400, 76), "3 Electrical Characteristics", 13, True),  # 1
-            Spec("text", (40, 84, 550, 120), "The XT26 crystal unit is specified at 25 C.\nValues below are typical.", 9),  # 2
+            Spec(
+                "text",
+                (40, 84, 550, 120),
+                "The XT26 crystal unit is specified at 25 C.\nValues below are typical.",
+                9,
+            ),  # 2
             Spec("caption", (40, 140, 400, 152), "Table 2. Electrical characteristics", 9, True),  # 3
             Spec("table", (40, 156, 550, 256), cells=cells),  # 4
             Spec("footnote", (40, 260, 550, 270), "Note 1: ESR measured with a network analyzer.", 7),  # 5
@@ -214,7 +223,12 @@ def two_column_page() -> PageSpec:
     ]
     below = [
         Spec("section_header", (40, 170, 550, 184), "Description", 12, True),
-        Spec("text", (40, 190, 550, 226), "The XT26 is a small crystal unit for wireless modules.\nIt is AEC-Q200 qualified.", 9),
+        Spec(
+            "text",
+            (40, 190, 550, 226),
+            "The XT26 is a small crystal unit for wireless modules.\nIt is AEC-Q200 qualified.",
+            9,
+        ),
     ]
     specs = left + right + below
     # a row-wise reading order that interleaves the columns (as a naive detector would)
@@ -243,7 +257,15 @@ def split_table_pages() -> list[PageSpec]:
             Spec("table", (40, 66, 550, 226), cells=[header, *_rows(7, 12)]),  # 2
             Spec("text", (40, 260, 550, 284), "All pins are 3.3 V tolerant.", 9),  # 3
             Spec("caption", (40, 500, 400, 512), "Table 8. Ordering information", 9, True),  # 4
-            Spec("table", (40, 516, 550, 576), cells=[["Part number", "Frequency"], ["XT26-26.000MAAJ-T", "26 MHz"], ["XT26-40.000MAAJ-T", "40 MHz"]]),  # 5
+            Spec(
+                "table",
+                (40, 516, 550, 576),
+                cells=[
+                    ["Part number", "Frequency"],
+                    ["XT26-26.000MAAJ-T", "26 MHz"],
+                    ["XT26-40.000MAAJ-T", "40 MHz"],
+                ],
+            ),  # 5
         ]
     )
     return [p1, p2]

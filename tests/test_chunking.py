@@ -144,7 +144,13 @@ def test_member_boxes_element_mode_keeps_detector_boxes(tmp_path):
 
 
 def test_slots_tile_the_block_without_overlap():
-    items = [(54, 141, 190, 151), (69, 156, 235, 165), (54, 170, 120, 180), (130, 170, 240, 180), (60, 200, 200, 230)]
+    items = [
+        (54, 141, 190, 151),
+        (69, 156, 235, 165),
+        (54, 170, 120, 180),
+        (130, 170, 240, 180),
+        (60, 200, 200, 230),
+    ]
     callout = (70, 205, 90, 212)  # inside the last box: keeps its own box
     slots = tile_boxes([*items, callout])
     for b, s in zip(items, slots, strict=False):
@@ -159,15 +165,52 @@ def test_slots_tile_the_block_without_overlap():
     assert union_box(slots) == block
 
 
+def test_picture_holding_several_captioned_figures_is_split(tmp_path):
+    specs = [Spec("picture", (50, 100, 550, 500), drawing=True)]  # one box over a 2 x 2 grid of graphs
+    for i, (x, y) in enumerate([(80, 280), (330, 280), (80, 480), (330, 480)], start=1):
+        specs.append(Spec("text", (x + 10, y - 60, x + 40, y - 50), f"{i}.0", 7))  # an axis label
+        specs.append(Spec("caption", (x, y, x + 150, y + 10), f"Figure {i}. Graph {i}", 8, True))
+    doc = build_pdf(tmp_path / "t.pdf", [PageSpec(specs)])
+    dc = _chunks(doc, tmp_path)
+    figs = [c for c in dc.chunks if c.block_type == "figure"]
+    assert len(figs) == 4
+    pic = element_ids(doc, 1, 0)[0]
+    assert [c.element_ids for c in figs] == [
+        [f"{pic}s1", *element_ids(doc, 1, 1, 2)],
+        [f"{pic}s2", *element_ids(doc, 1, 3, 4)],
+        [f"{pic}s3", *element_ids(doc, 1, 5, 6)],
+        [f"{pic}s4", *element_ids(doc, 1, 7, 8)],
+    ]
+    # the sub-pictures tile the original box: halfway between caption centres, up to the previous row
+    assert [c.regions[0].bbox_pdf for c in figs] == [
+        (50, 100, 280, 290),
+        (280, 100, 550, 290),
+        (50, 290, 280, 500),
+        (280, 290, 550, 500),
+    ]
+    assert figs[2].native_text.startswith("3.0")
+    assert dc.n_unassigned == 0
+
+
 # --------------------------------------------------------------------------- guards
 def _el(i: int, label: str, box, text: str = "x", page: int = 1) -> Element:
     return Element(
-        element_id=f"d_p{page}_e{i:03d}", page=page, label=label, confidence=0.9, bbox_pdf=box, text=text, order=i
+        element_id=f"d_p{page}_e{i:03d}",
+        page=page,
+        label=label,
+        confidence=0.9,
+        bbox_pdf=box,
+        text=text,
+        order=i,
     )
 
 
 def test_guard_no_element_in_two_chunks():
-    a, b, c = _el(0, "text", (0, 0, 10, 10)), _el(1, "table", (0, 20, 10, 30)), _el(2, "text", (0, 40, 10, 50))
+    a, b, c = (
+        _el(0, "text", (0, 0, 10, 10)),
+        _el(1, "table", (0, 20, 10, 30)),
+        _el(2, "text", (0, 40, 10, 50)),
+    )
     groups = [Group([a, b], "table"), Group([b, c], "text")]
     out, n_unassigned = apply_guards(groups, [a, b, c])
     seen = [m.element_id for g in out for m in g.members]
@@ -176,7 +219,11 @@ def test_guard_no_element_in_two_chunks():
 
 
 def test_guard_no_element_lost_and_counted():
-    a, b, c = _el(0, "text", (0, 0, 10, 10)), _el(1, "picture", (0, 20, 10, 30)), _el(2, "text", (0, 40, 10, 50))
+    a, b, c = (
+        _el(0, "text", (0, 0, 10, 10)),
+        _el(1, "picture", (0, 20, 10, 30)),
+        _el(2, "text", (0, 40, 10, 50)),
+    )
     out, n_unassigned = apply_guards([Group([a], "text")], [a, b, c])
     assert n_unassigned == 2
     assert [g.block_type for g in out] == ["text", "figure", "text"]  # the lost picture is a figure chunk
@@ -220,7 +267,9 @@ def test_tables_and_figures_never_dropped(tmp_path):
 def test_page_headers_not_indexed_except_first_page(tmp_path):
     doc = build_pdf(tmp_path / "t.pdf", split_table_pages())
     dc = _chunks(doc, tmp_path)
-    bands = {(c.page, c.block_type): c.indexed for c in dc.chunks if c.block_type in ("page_header", "page_footer")}
+    bands = {
+        (c.page, c.block_type): c.indexed for c in dc.chunks if c.block_type in ("page_header", "page_footer")
+    }
     assert bands == {(1, "page_footer"): False, (2, "page_header"): False}
     doc1 = build_pdf(tmp_path / "u.pdf", [table_caption_footnote_page()])
     first = _chunks(doc1, tmp_path).chunks[0]
@@ -272,7 +321,9 @@ def test_document_card_from_title_block_and_ordering_table(tmp_path):
     assert "XT26-26.000MAAJ-T" in card.part_numbers and "XT26-40.000MAAJ-T" in card.part_numbers
     assert card.series[0] == "XT26"
     table = dc.chunks[2]
-    assert table.description.startswith("Table 'Table 2. Electrical characteristics' in XT26 Series Crystal Unit")
+    assert table.description.startswith(
+        "Table 'Table 2. Electrical characteristics' in XT26 Series Crystal Unit"
+    )
     assert "columns Parameter, Symbol, Typ, Unit" in table.description
     assert "26.000 MHz" in table.keywords or "26.000" in " ".join(table.keywords)
 

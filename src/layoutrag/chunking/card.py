@@ -92,7 +92,8 @@ _PRODUCT_TYPES: list[tuple[str, str]] = [
     (r"\bcrystal unit|quartz crystal|\bcrystal\b|晶振|晶体", "crystal"),
     (r"ethernet|phy\b|transceiver", "Ethernet transceiver"),
     (r"\bsoc\b|wi-?fi|bluetooth", "wireless SoC"),
-    (r"microcontroller|\bmcu\b|单片机", "microcontroller"),
+    (r"temperature sensor|thermometer|thermal sensor", "temperature sensor"),
+    (r"microcontroller|\bmcu\b|单片机|risc-v|\barm\b.*\bcore", "microcontroller"),
     (r"audio codec|\bcodec\b", "audio codec"),
     (r"haptic|motor driver", "haptic driver"),
     (r"low[- ]dropout|\bldo\b|linear regulator|voltage regulator", "voltage regulator"),
@@ -100,7 +101,6 @@ _PRODUCT_TYPES: list[tuple[str, str]] = [
     (r"comparator", "comparator"),
     (r"operational amplifier|op[- ]?amp", "operational amplifier"),
     (r"current sens", "current sensor"),
-    (r"temperature sensor|thermometer", "temperature sensor"),
     (r"\besd\b|\btvs\b|transient voltage suppress", "ESD protection"),
     (r"bridge rectifier|rectifier", "rectifier"),
     (r"inductor", "inductor"),
@@ -121,22 +121,63 @@ _ORDERING_RE = re.compile(
     re.IGNORECASE,
 )
 _UNIT_WORDS = {
-    "MHZ", "KHZ", "HZ", "GHZ", "PPM", "PF", "NF", "UF", "MA", "UA", "NA", "MV", "KV", "MW", "DB", "DBC",
-    "VDC", "VAC", "VCC", "VDD", "VIN", "VOUT", "GND", "NC", "PCB", "SMD", "SMT", "RoHS", "ROHS", "REV",
-    "ESD", "I2C", "SPI", "USB", "QFN", "SOP", "SOT", "DIP", "TSSOP", "MSOP", "DFN", "LGA", "BGA", "PDF",
+    "MHZ",
+    "KHZ",
+    "HZ",
+    "GHZ",
+    "PPM",
+    "PF",
+    "NF",
+    "UF",
+    "MA",
+    "UA",
+    "NA",
+    "MV",
+    "KV",
+    "MW",
+    "DB",
+    "DBC",
+    "VDC",
+    "VAC",
+    "VCC",
+    "VDD",
+    "VIN",
+    "VOUT",
+    "GND",
+    "NC",
+    "PCB",
+    "SMD",
+    "SMT",
+    "RoHS",
+    "ROHS",
+    "REV",
+    "ESD",
+    "I2C",
+    "SPI",
+    "USB",
+    "QFN",
+    "SOP",
+    "SOT",
+    "DIP",
+    "TSSOP",
+    "MSOP",
+    "DFN",
+    "LGA",
+    "BGA",
+    "PDF",
 }
 
 _FREQ_RE = re.compile(
     r"(\d+(?:[.,]\d+)?\s*(?:k|M|G)?Hz\s*(?:to|~|–|-|…|\.\.\.)\s*\d+(?:[.,]\d+)?\s*(?:k|M|G)Hz)|"
     r"(\d+(?:\.\d+)?\s*(?:k|M|G)Hz)"
 )
-_VOLT_RE = re.compile(
-    r"(\d+(?:\.\d+)?\s*V?\s*(?:to|~|–|-)\s*\d+(?:\.\d+)?\s*V)\b|(\d+(?:\.\d+)?\s*V)\b"
-)
+_VOLT_RE = re.compile(r"(\d+(?:\.\d+)?\s*V?\s*(?:to|~|–|-)\s*\d+(?:\.\d+)?\s*V)\b|(\d+(?:\.\d+)?\s*V)\b")
 _TEMP_RE = re.compile(
     r"([-−–]\s?\d{2,3}\s*°?\s*C?\s*(?:to|~|–|-|…|\.\.\.)\s*\+?\s?\d{2,3}\s*(?:°\s*C|℃|C\b))"
 )
-_SIZE_RE = re.compile(r"(\d+(?:\.\d+)?\s*[x×]\s*\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)?\s*mm)", re.IGNORECASE)
+_SIZE_RE = re.compile(
+    r"(\d+(?:\.\d+)?\s*[x×]\s*\d+(?:\.\d+)?(?:\s*[x×]\s*\d+(?:\.\d+)?)?\s*mm)", re.IGNORECASE
+)
 
 
 def part_like_tokens(text: str) -> list[str]:
@@ -150,8 +191,12 @@ def part_like_tokens(text: str) -> list[str]:
             continue
         if t.upper() in _UNIT_WORDS or re.fullmatch(r"[\d.,]+[A-Za-z]{1,4}", t):
             continue  # 26MHz, 3.3V, 100nF: values with units
-        if re.fullmatch(r"(rev|page|fig|table|ver)[\d.]+", t, re.IGNORECASE):
-            continue
+        if re.fullmatch(r"(rev|page|fig|table|ver|v|model)[\d.]+", t, re.IGNORECASE):
+            continue  # versions, page and figure numbers
+        if re.search(r"\d(k|m)?(bits?|bps|kg|g|lead|pin|wire|bag|reel|tube)s?(/s)?$", t, re.IGNORECASE):
+            continue  # 400Kbits/s, 4-Lead, 2-Wire, 100/Bag: quantities, not parts
+        if re.fullmatch(r"[\d.]+V(/[\d.]+V)+", t):
+            continue  # 3V/5V
         if not re.search(r"[A-Z]", t):
             continue  # all-lowercase words with a digit are rarely part numbers
         out.append(t)
@@ -165,7 +210,9 @@ def _title_block_text(doc: Document) -> str:
     els = sorted(p.elements, key=lambda e: e.order)
     parts = [e.text for e in els if e.label in ("title", "page_header")]
     heads = [e.text for e in els if e.label == "section_header"][:3]
-    top = [e.text for e in els if e.bbox_pdf[3] < p.height_pt * 0.25 and e.label in ("text", "section_header")]
+    top = [
+        e.text for e in els if e.bbox_pdf[3] < p.height_pt * 0.25 and e.label in ("text", "section_header")
+    ]
     return "\n".join([*parts, *heads, *top])
 
 
@@ -209,9 +256,12 @@ def build_card(doc: Document, title: str, groups: list[Group]) -> DocumentCard:
     add(part_like_tokens(re.sub(r"[_]", " ", doc.file_name.rsplit(".", 1)[0])))
     parts = parts[:40]
 
-    haystack = " ".join([title, title_text, all_text_p1, " ".join(m.text for p in doc.pages[-1:] for m in p.elements)])
+    haystack = " ".join(
+        [title, title_text, all_text_p1, " ".join(m.text for p in doc.pages[-1:] for m in p.elements)]
+    )
     vendor = _vendor(haystack)
-    product_type = _product_type(" ".join([title, title_text, all_text_p1[:3000]]))
+    # the title names the product most reliably; page 1's body mentions neighbours (an MCU's oscillator)
+    product_type = _product_type(title) or _product_type(title_text) or _product_type(all_text_p1[:3000])
     return DocumentCard(
         doc_id=doc.doc_id,
         file_name=doc.file_name,
@@ -229,7 +279,9 @@ def _vendor(text: str) -> str:
     best: tuple[int, str] | None = None
     for name, canon in _VENDORS.items():
         m = re.search(r"(?<![a-z])" + re.escape(name) + r"(?![a-z])", low)
-        if m and (best is None or m.start() < best[0] or (m.start() == best[0] and len(canon) > len(best[1]))):
+        if m and (
+            best is None or m.start() < best[0] or (m.start() == best[0] and len(canon) > len(best[1]))
+        ):
             best = (m.start(), canon)
     return best[1] if best else ""
 

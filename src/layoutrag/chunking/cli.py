@@ -63,8 +63,13 @@ def print_chunks(doc: str, *, data: Path, as_json: bool, console: Console) -> No
     card = doc_chunks.card
     title = f"{card.file_name or doc_id} — {card.title}" if card.title else (card.file_name or doc_id)
     table = Table(title=title, show_lines=False)
-    for col in ("id", "type", "pages", "boxes", "toc path", "text"):
-        table.add_column(col, overflow="fold" if col in ("id",) else "ellipsis")
+    id_width = max((len(c.chunk_id) for c in doc_chunks.chunks), default=10)
+    table.add_column("id", no_wrap=True, min_width=id_width)
+    table.add_column("type", no_wrap=True, min_width=12)
+    table.add_column("pages", no_wrap=True, justify="right", min_width=5)
+    table.add_column("boxes", no_wrap=True, justify="right", min_width=5)
+    table.add_column("toc path", overflow="ellipsis", no_wrap=True, max_width=50)
+    table.add_column("text", overflow="ellipsis", no_wrap=True)
     for c in doc_chunks.chunks:
         kind = c.block_type if c.indexed else f"{c.block_type} (not indexed)"
         if c.rows:

@@ -53,6 +53,12 @@ def _caption(g: Group) -> str:
     for m in g.members:
         if m.label in ("section_header", "title") and m.text.strip():
             return _short(m.text, 100)
+    if g.block_type == "table":  # a title printed inside the table box ("Motional resistance (ESR)")
+        first = next((m.text for m in g.members if m.label == "table" and m.text.strip()), "")
+        line = first.strip().split("\n", 1)[0]
+        header = " ".join(g.header)
+        if line and len(line) <= 80 and not (header and line.startswith(header[:15])):
+            return _short(line, 100)
     return ""
 
 

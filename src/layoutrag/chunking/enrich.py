@@ -85,7 +85,10 @@ def _rows_by_table(groups: list[Group]) -> dict[str, tuple[list[TableRow], list[
                 r
                 for r in g.rows
                 if r.page == t.page
-                and (len(tables) == 1 or t.bbox_pdf[1] - 2 <= (r.bbox_pdf[1] + r.bbox_pdf[3]) / 2 <= t.bbox_pdf[3] + 2)
+                and (
+                    len(tables) == 1
+                    or t.bbox_pdf[1] - 2 <= (r.bbox_pdf[1] + r.bbox_pdf[3]) / 2 <= t.bbox_pdf[3] + 2
+                )
             ]
             out[t.element_id] = (rows, g.header)
     return out

@@ -48,9 +48,13 @@ _CAPTION_RE = re.compile(
 )
 _TABLE_CAPTION_RE = re.compile(r"^\s*(table|tab\.|表)", re.IGNORECASE)
 _FIGURE_CAPTION_RE = re.compile(r"^\s*(figure|fig\.?|diagram|chart|graph|图)", re.IGNORECASE)
-_NOTE_RE = re.compile(r"^\s*(notes?\b|note\s*\d|\*|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}\)\s|注)", re.IGNORECASE)
+_NOTE_RE = re.compile(
+    r"^\s*(notes?\b|note\s*\d|\*|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}\)\s|注)", re.IGNORECASE
+)
 
-CAPTION_MAX_GAP_FRAC = 0.07  # a caption farther than this share of page height from its anchor is not its caption
+CAPTION_MAX_GAP_FRAC = (
+    0.07  # a caption farther than this share of page height from its anchor is not its caption
+)
 NOTE_MAX_GAP_FRAC = 0.035  # footnotes chain downwards from the table with at most this gap
 _SHORT_PT = 24.0  # elements at most this tall side by side on one line are one grid row (key: value)
 INSIDE_FRAC = 0.6  # an element with this share of its area inside a picture/table is a callout / part of it
@@ -199,7 +203,9 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
 
     # text runs over what is left; a run of headings alone right above a table/figure titles it
     for run in _text_runs(els, taken, h, settings):
-        host = _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
+        host = (
+            _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
+        )
         if host is not None:
             host.members.extend(run.members)
         else:
@@ -231,7 +237,9 @@ def _caption_candidate(e: Element) -> bool:
     return False
 
 
-def _titled_anchor(run: Group, anchor_groups: dict[str, Group], els: list[Element], page_h: float) -> Group | None:
+def _titled_anchor(
+    run: Group, anchor_groups: dict[str, Group], els: list[Element], page_h: float
+) -> Group | None:
     """The table/figure group directly below a heading-only run ("5 Pin Description" over its table)."""
     last = max(run.members, key=lambda m: m.bbox_pdf[3])
     lb = last.bbox_pdf
@@ -338,6 +346,10 @@ def _is_heading(e: Element) -> bool:
     return e.label in ("section_header", "title")
 
 
+def _width(b: Sequence[float]) -> float:
+    return b[2] - b[0]
+
+
 def _same_line(a: Sequence[float], b: Sequence[float]) -> bool:
     ov = min(a[3], b[3]) - max(a[1], b[1])
     return ov >= 0.5 * min(a[3] - a[1], b[3] - b[1])
@@ -351,6 +363,8 @@ def _join_distance(
     only_headings = all(_is_heading(m) for m in run)
     if _is_heading(e) and not (only_headings and e.label == last.label):
         return None  # a heading opens a section
+    if _is_heading(e) and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf):
+        return None  # a page-wide title over a column heading: not one heading block
     lb, eb = last.bbox_pdf, e.bbox_pdf
     short = max(lb[3] - lb[1], eb[3] - eb[1]) <= _SHORT_PT
     if short and _same_line(lb, eb) and not _is_heading(e) and not _is_heading(last):
@@ -413,9 +427,7 @@ def enforce_gap_limit(g: Group, max_gap: float) -> list[Group]:
     out: list[Group] = []
     main: list[Element] = []
     for comps in comps_per_page:
-        anchor_i = next(
-            (i for i, c in enumerate(comps) if any(m.label in ANCHOR_LABELS for m in c)), 0
-        )
+        anchor_i = next((i for i, c in enumerate(comps) if any(m.label in ANCHOR_LABELS for m in c)), 0)
         for i, c in enumerate(comps):
             if i == anchor_i:
                 main.extend(c)

@@ -21,6 +21,7 @@ import pymupdf
 from layoutrag.chunking.card import build_card
 from layoutrag.chunking.describe import describe_group, keywords_for
 from layoutrag.chunking.evidence import write_evidence
+from layoutrag.chunking.figures import split_multi_figure_pictures
 from layoutrag.chunking.group import Group, apply_guards, group_page
 from layoutrag.chunking.tables import join_continued_tables, table_rows
 from layoutrag.chunking.tiling import tile_boxes
@@ -32,7 +33,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
 
-CHUNK_STAGE_VERSION = "chunk-1"
+CHUNK_STAGE_VERSION = "chunk-6"
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,8 @@ def build_doc_chunks(
     doc: Document, settings: Settings, *, data: DataDir | None = None, key: str = "", llm: object = None
 ) -> tuple[DocChunks, list[Group]]:
     """The document's card and chunks (without evidence images), and the groups they came from."""
+    # a picture holding several captioned figures is read as one picture per figure (figures.py)
+    doc = doc.model_copy(update={"pages": [split_multi_figure_pictures(p) for p in doc.pages]})
     pdf_path = _pdf_path(doc, data)
     pdf: pymupdf.Document | None = None
     if pdf_path is not None:
@@ -120,7 +123,11 @@ def build_doc_chunks(
 
 
 def _to_chunks(
-    doc: Document, groups: list[Group], sections: dict[str, SectionInfo], card: DocumentCard, settings: Settings
+    doc: Document,
+    groups: list[Group],
+    sections: dict[str, SectionInfo],
+    card: DocumentCard,
+    settings: Settings,
 ) -> list[Chunk]:
     pages = {p.page: p for p in doc.pages}
     for g in groups:
@@ -132,7 +139,9 @@ def _to_chunks(
         first = g.first
         nn = per_page.get(first.page, 0)
         per_page[first.page] = nn + 1
-        anchor = next((m for m in g.members if m.label not in ("caption", "page_header", "page_footer")), first)
+        anchor = next(
+            (m for m in g.members if m.label not in ("caption", "page_header", "page_footer")), first
+        )
         sec = sections.get(anchor.element_id) or SectionInfo("", "")
         page = pages.get(first.page)
         boxes = _member_boxes(g, settings.chunk_member_boxes)
@@ -144,7 +153,8 @@ def _to_chunks(
                 source_pdf=doc.source_pdf,
                 bboxes_pdf=[b for m, b in zip(g.members, boxes, strict=True) if m.page == first.page],
                 regions=[
-                    Region(page=m.page, bbox_pdf=b, label=m.label) for m, b in zip(g.members, boxes, strict=True)
+                    Region(page=m.page, bbox_pdf=b, label=m.label)
+                    for m, b in zip(g.members, boxes, strict=True)
                 ],
                 page_size_pt=(page.width_pt, page.height_pt) if page else None,
                 block_type=g.block_type,

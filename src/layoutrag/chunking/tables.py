@@ -71,12 +71,15 @@ def _words_text(words: list[Word], box: Sequence[float]) -> str:
     inside = [
         w
         for w in words
-        if box[0] <= (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2 < box[2] and box[1] <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < box[3]
+        if box[0] <= (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2 < box[2]
+        and box[1] <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < box[3]
     ]
     return " ".join(w.text for w in _reading(inside))
 
 
-def _cells_text(page: pymupdf.Page, cells: Sequence[object], fallback: list[object], words: list[Word]) -> list[str]:
+def _cells_text(
+    page: pymupdf.Page, cells: Sequence[object], fallback: list[object], words: list[Word]
+) -> list[str]:
     """Cell texts from the page's words (whole tokens: find_tables' own extraction can split
     "26.000" into "26000 ." by glyph boxes); its text where the cell holds no word."""
     out = []
@@ -115,8 +118,13 @@ def rows_from_pymupdf(
                 if ti == 0 and any(external):
                     header = external
                     rows.append(
-                        TableRow(page=page_no, bbox_pdf=hbox, cells=external,
-                                 text=" | ".join(n for n in external if n), is_header=True)
+                        TableRow(
+                            page=page_no,
+                            bbox_pdf=hbox,
+                            cells=external,
+                            text=" | ".join(n for n in external if n),
+                            is_header=True,
+                        )
                     )
         first_is_header = False
         if ti == 0 and external is None and t.rows:
@@ -245,9 +253,7 @@ def rows_from_words(
             max(w.bbox_pdf[2] for w in band),
             max(w.bbox_pdf[3] for w in band),
         )
-        rows.append(
-            TableRow(page=page_no, bbox_pdf=rb, cells=texts, text=" | ".join(t for t in texts if t))
-        )
+        rows.append(TableRow(page=page_no, bbox_pdf=rb, cells=texts, text=" | ".join(t for t in texts if t)))
     header: list[str] = []
     if len(rows) >= 2:
         rows[0].is_header = True
@@ -271,7 +277,9 @@ def _n_cols(g: Group) -> int:
 
 def _table_el(g: Group, last: bool) -> Element:
     tables = [m for m in g.members if m.label == "table"]
-    return max(tables, key=lambda m: (m.page, m.order)) if last else min(tables, key=lambda m: (m.page, m.order))
+    return (
+        max(tables, key=lambda m: (m.page, m.order)) if last else min(tables, key=lambda m: (m.page, m.order))
+    )
 
 
 def _caption_number(g: Group) -> str | None:
@@ -283,26 +291,80 @@ def _caption_number(g: Group) -> str | None:
     return None
 
 
+_EDGE_FRAC = (
+    0.12  # a part cut by the page break ends / starts within this share of page height of the text area
+)
+
+
+def _text_area(page: Page) -> tuple[float, float]:
+    """Top and bottom of the page's body: below the header band, above the footer band."""
+    heads = [
+        e.bbox_pdf[3]
+        for e in page.elements
+        if e.label == "page_header" and e.bbox_pdf[3] < page.height_pt * 0.2
+    ]
+    foots = [
+        e.bbox_pdf[1]
+        for e in page.elements
+        if e.label == "page_footer" and e.bbox_pdf[1] > page.height_pt * 0.8
+    ]
+    return (max(heads) if heads else 0.0, min(foots) if foots else page.height_pt)
+
+
 def _is_continuation(prev: Group, nxt: Group, prev_page: Page, next_page: Page, between: list[Group]) -> bool:
-    """Is table group `nxt` (top of its page) the continuation of `prev` (end of the previous page)?"""
+    """Is table group `nxt` (top of its page) the continuation of `prev` (end of the previous page)?
+
+    Both parts must touch the page break (the first ends at the bottom of its page's body, the
+    second starts at the top of the next), line up, and show a sign of being one table: the word
+    "continued", the same caption number, the same heading repeated, or — with nothing at all
+    between them — the same columns. A heading or a different caption between them means a new
+    table (datasheets reuse one header row, PARAMETER | MIN | TYP | MAX, for every table)."""
     a, b = _table_el(prev, last=True), _table_el(nxt, last=False)
-    if a.bbox_pdf[3] < prev_page.height_pt * 0.55:
-        return False  # the previous table ends high on its page: what follows it is not this table
-    if b.bbox_pdf[1] > next_page.height_pt * 0.4:
+    h_prev, h_next = prev_page.height_pt, next_page.height_pt
+    if _text_area(prev_page)[1] - a.bbox_pdf[3] > _EDGE_FRAC * h_prev:
+        return False  # room left under the table: the page break did not cut it
+    top_of_next = min([b.bbox_pdf[1], *(m.bbox_pdf[1] for g in between for m in g.members)])
+    if top_of_next - _text_area(next_page)[0] > _EDGE_FRAC * h_next:
+        return False
+    if x_overlap_frac(a.bbox_pdf, b.bbox_pdf) <= 0.8:
         return False
     text_between = " ".join(m.text for g in between for m in g.members)
+    own_labels = " ".join(m.text for m in nxt.members if m.label != "table")
+    continued_word = bool(_CONTINUED_RE.search(text_between + " " + own_labels))
     cap_prev, cap_next = _caption_number(prev), _caption_number(nxt)
-    continued_word = bool(_CONTINUED_RE.search(text_between + " " + " ".join(m.text for m in nxt.members if m.label != "table")))
     if cap_next is not None and cap_next != cap_prev and not continued_word:
         return False  # the next table has its own (different) caption
-    if any(m.label != "section_header" and not _CONTINUED_RE.search(m.text) for g in between for m in g.members):
-        return False  # real content between the two parts
+    if continued_word or (cap_prev is not None and cap_next == cap_prev):
+        return True
+    prev_heads = {_norm(m.text) for m in prev.members if m.label in ("section_header", "caption")}
+    between_heads = [_norm(m.text) for g in between for m in g.members]
+    if between_heads:
+        return all(t in prev_heads for t in between_heads)  # the same heading repeated
+    if any(m.label in ("section_header", "caption") for m in nxt.members):
+        return False  # the next part has a title of its own
+    t_next = _title_line(b, nxt.header)
+    if t_next is not None and t_next != _title_line(a, prev.header):
+        return False  # a title inside the table box ("AC ELECTRICAL CHARACTERISTICS ..."): a new table
     same_x = abs(a.bbox_pdf[0] - b.bbox_pdf[0]) < 20 and abs(a.bbox_pdf[2] - b.bbox_pdf[2]) < 20
     ca, cb = _n_cols(prev), _n_cols(nxt)
-    same_cols = ca > 0 and ca == cb
-    same_header = bool(prev.header) and prev.header == nxt.header
-    overlap = x_overlap_frac(a.bbox_pdf, b.bbox_pdf) > 0.8
-    return overlap and (continued_word or same_header or (same_cols and same_x) or (cap_next == cap_prev and cap_prev is not None and same_x))
+    return same_x and ca > 0 and ca == cb
+
+
+def _title_line(table: Element, header: list[str]) -> str | None:
+    """The table's own title line when its box starts with one: mostly upper-case words, not the
+    header row."""
+    first = (table.text or "").strip().split("\n", 1)[0]
+    letters = [c for c in first if c.isalpha()]
+    if len(letters) < 8 or sum(c.isupper() for c in letters) < 0.7 * len(letters):
+        return None
+    head = _norm(" ".join(header))
+    if head and (_norm(first).startswith(head[:20]) or head.startswith(_norm(first)[:20])):
+        return None
+    return _norm(first)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\W+", " ", text).strip().lower()
 
 
 def join_continued_tables(

@@ -50,7 +50,10 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
     inner = {
         i
         for i in range(n)
-        if any(j != i and contains_frac(boxes[i], boxes[j]) >= _INSIDE and _area(boxes[j]) > _area(boxes[i]) for j in range(n))
+        if any(
+            j != i and contains_frac(boxes[i], boxes[j]) >= _INSIDE and _area(boxes[j]) > _area(boxes[i])
+            for j in range(n)
+        )
     }
     top = [i for i in range(n) if i not in inner]
     X0, Y0 = min(boxes[i][0] for i in top), min(boxes[i][1] for i in top)

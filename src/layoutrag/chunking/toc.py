@@ -68,7 +68,7 @@ def _cjk_to_int(s: str) -> int:
 
 def document_title(doc: Document) -> str:
     """The document's title: the ingest's, else page 1's title element, else the biggest heading."""
-    if doc.title.strip():
+    if _usable_title(doc.title):
         return _clean(doc.title)
     if not doc.pages:
         return doc.file_name
@@ -90,6 +90,21 @@ def document_title(doc: Document) -> str:
         if (best.font_size or 0) >= 11:
             return _clean(best.text)
     return doc.file_name.rsplit(".", 1)[0]
+
+
+_GENERIC_TITLES = {"description", "features", "ordering information", "datasheet", "data sheet", "untitled"}
+
+
+def _usable_title(title: str) -> bool:
+    """PDF metadata titles are often tool residue ("Microsoft Word - x.doc", "<5C5C...>", a file name)."""
+    t = _clean(title or "")
+    if len(t) < 3 or t.lower() in _GENERIC_TITLES:
+        return False
+    if re.match(r"^(microsoft (word|excel|powerpoint)|untitled|document\d*$)", t, re.IGNORECASE):
+        return False
+    if re.search(r"\.(pdf|docx?|xlsx?|indd|qxd)\b", t, re.IGNORECASE) or re.match(r"^<[0-9A-F]+", t):
+        return False
+    return True
 
 
 def _clean(text: str) -> str:
