@@ -5,7 +5,7 @@ For each query: is there a chunk on its document and page whose member boxes on 
 big is the chunk compared with the region (the smallest covering chunk's on-page box area /
 region area; the median over queries is the number to keep <= 2).
 
-    .venv/bin/python benchmarks/region_check.py DATA_DIR [QUERIES.jsonl] [--misses]
+    .venv/bin/python benchmarks/region_check.py DATA_DIR [QUERIES.jsonl] [--misses] [--element-boxes]
 """
 
 from __future__ import annotations
@@ -28,11 +28,16 @@ def chunk_boxes_on(c: Chunk, page: int) -> list[tuple[float, float, float, float
     return [r.bbox_pdf for r in c.all_regions() if r.page == page]
 
 
-def check(data: DataDir, queries: list[dict]) -> list[dict]:
+def check(data: DataDir, queries: list[dict], *, element_boxes: bool = False) -> list[dict]:
+    """One row per query. `element_boxes`: score the detector's own member boxes instead of the
+    stored ones (slots), to show what the slot boxes change."""
     by_name: dict[str, str] = {}
+    detector: dict[str, tuple[float, float, float, float]] = {}
     for did in data.doc_ids():
         doc = Document.model_validate_json(data.document_json(did).read_text(encoding="utf-8"))
         by_name[doc.file_name] = did
+        if element_boxes:
+            detector.update({e.element_id: e.bbox_pdf for p in doc.pages for e in p.elements})
     out = []
     for q in queries:
         did = by_name.get(q["doc"])
@@ -55,7 +60,14 @@ def check(data: DataDir, queries: list[dict]) -> list[dict]:
         region_area = sum(area(r) for r in regions)
         ratios = []
         for c in chunks:
-            boxes = chunk_boxes_on(c, q["page"])
+            if element_boxes:
+                boxes = [
+                    detector.get(i, r.bbox_pdf)
+                    for i, r in zip(c.element_ids, c.all_regions(), strict=False)
+                    if r.page == q["page"]
+                ]
+            else:
+                boxes = chunk_boxes_on(c, q["page"])
             if not boxes:
                 continue
             cov = min(covered_area(r, boxes) / max(area(r), 1e-9) for r in regions)
@@ -102,9 +114,14 @@ def table_checks(data: DataDir) -> dict[str, int]:
         pages = {p.page: p for p in doc.pages}
         element = {e.element_id: e for p in doc.pages for e in p.elements}
         for c in chunks:
-            members = [element[i] for i in c.element_ids if i in element]  # the detector's own boxes
-            for pg in {m.page for m in members}:
-                boxes = [m.bbox_pdf for m in members if m.page == pg]
+            # the detector's own boxes (a sub-picture cut from a multi-figure picture: its region)
+            regions = c.all_regions()
+            members = [
+                (element[i].page, element[i].bbox_pdf) if i in element else (r.page, r.bbox_pdf)
+                for i, r in zip(c.element_ids, regions, strict=False)
+            ]
+            for pg in {p for p, _ in members}:
+                boxes = [b for p, b in members if p == pg]
                 limit = 0.18 * pages[pg].height_pt
                 if len(_components(boxes, limit)) > 1:
                     out["chunks_with_far_apart_members"] += 1
@@ -139,7 +156,7 @@ def main(argv: list[str]) -> None:
     data = DataDir(args[0])
     qfile = Path(args[1]) if len(args) > 1 else DEFAULT_QUERIES
     queries = [json.loads(line) for line in qfile.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = check(data, queries)
+    rows = check(data, queries, element_boxes="--element-boxes" in argv)
     n = len(rows)
     covered = [r for r in rows if r["covered"]]
     ratios = [r["ratio"] for r in covered]

@@ -364,12 +364,16 @@ def test_evidence_images_crop_per_member_and_page_break(tmp_path):
             assert abs(im.height - ((y1 - y0) * scale + 2 * S.crop_padding_px)) <= 2
     assert region.bbox_pdf == (40, 64, 550, 226)  # stored boxes stay unpadded (slot, no crop padding)
     with Image.open(data.resolve(joined.evidence_image)) as ev:
-        crops = [Image.open(data.resolve(r)) for r in joined.crop_images]
-        assert ev.height > sum(c.height for c in crops)  # stacked, with gaps and a page-break band
-        # the page-break band carries red marks between the page-1 and page-2 parts
-        band_y = sum(c.height for c in crops[:3]) + 2 * 6 + 15
-        row = [ev.getpixel((x, band_y)) for x in range(0, 60)]
-        assert any(p[0] > 150 and p[1] < 80 for p in row)
+        # one crop of the chunk's block per page, a marked page-break band between them
+        parts = []
+        for page in (1, 2):
+            block = union_box(r.bbox_pdf for r in joined.regions if r.page == page)
+            parts.append(round((block[3] - block[1]) * scale) + 2 * S.crop_padding_px)
+        assert abs(ev.height - (parts[0] + 30 + parts[1])) <= 3
+        band_y = parts[0] + 15
+        band = [ev.getpixel((x, y)) for x in range(0, 60) for y in range(band_y - 4, band_y + 5)]
+        assert any(p[0] > 150 and p[1] < 80 for p in band)  # red dashes
+        assert ev.getpixel((ev.width // 2, parts[0] // 2)) != (200, 30, 30)
 
 
 def test_cli_lists_by_id_and_file_name_and_prints_packages(tmp_path):

@@ -2,8 +2,9 @@
 
 Crops are cut from the page image rendered at ``Settings.dpi`` (the displayed page, the same space
 as ``bbox_pdf``), padded by ``Settings.crop_padding_px`` pixels — the stored boxes stay unpadded.
-The merged image stacks the member crops in reading order; where the chunk crosses a page break a
-marked band ("page N") separates the parts.
+The merged image shows the chunk in reading order: with slot boxes (the default) one crop of the
+chunk's block per page, else the member crops stacked; where the chunk crosses a page break a marked
+band ("page N") separates the parts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pymupdf
 from PIL import Image, ImageDraw
 
-from layoutrag.geometry import pt_to_px
+from layoutrag.geometry import pt_to_px, union_box
 from layoutrag.records import Chunk, Document
 from layoutrag.storage import DataDir
 
@@ -131,26 +132,42 @@ def _write_png(path: Path, img: Image.Image) -> None:
         raise
 
 
-def write_evidence(chunks: list[Chunk], doc: Document, data: DataDir, dpi: int, pad_px: int) -> None:
-    """Write crops and merged images for `chunks` and set their image paths (relative)."""
+def write_evidence(
+    chunks: list[Chunk], doc: Document, data: DataDir, dpi: int, pad_px: int, *, block_per_page: bool = True
+) -> None:
+    """Write crops and merged images for `chunks` and set their image paths (relative).
+
+    With `block_per_page` (member boxes are slots that tile the chunk's block, see tiling.py) the
+    merged image shows each page's part of the chunk as one crop of that block, so padded member
+    crops do not repeat the strips they share; otherwise it stacks the member crops."""
     images = PageImages(doc, data, dpi)
     if not images.available:
         return
-    # visit members page by page so each page image is rendered/loaded once
+    # visit members page by page so each page image is rendered/loaded once; mi -1 = the block
     jobs: list[tuple[int, int, int]] = []  # (page, chunk index, member index)
     for ci, c in enumerate(chunks):
         for mi, r in enumerate(c.regions):
             jobs.append((r.page, ci, mi))
+        if block_per_page:
+            jobs.extend((page, ci, -1) for page in sorted({r.page for r in c.regions}))
     jobs.sort()
     crops: dict[tuple[int, int], Image.Image] = {}
+    blocks: dict[tuple[int, int], Image.Image] = {}
     for page, ci, mi in jobs:
         img = images.get(page)
         if img is None:
             continue
-        box = crop_box_px(chunks[ci].regions[mi].bbox_pdf, dpi, pad_px, img.size)
+        if mi < 0:
+            bbox = union_box(r.bbox_pdf for r in chunks[ci].regions if r.page == page)
+        else:
+            bbox = chunks[ci].regions[mi].bbox_pdf
+        box = crop_box_px(bbox, dpi, pad_px, img.size)
         if box[2] - box[0] < 1 or box[3] - box[1] < 1:
             continue
-        crops[(ci, mi)] = img.crop(box)
+        if mi < 0:
+            blocks[(ci, page)] = img.crop(box)
+        else:
+            crops[(ci, mi)] = img.crop(box)
     for ci, c in enumerate(chunks):
         mine = [(mi, crops[(ci, mi)]) for mi in range(len(c.regions)) if (ci, mi) in crops]
         if not mine:
@@ -160,7 +177,11 @@ def write_evidence(chunks: list[Chunk], doc: Document, data: DataDir, dpi: int, 
             p = data.crop_png(doc.doc_id, c.chunk_id, mi)
             _write_png(p, im)
             paths.append(data.rel(p))
-        merged = merge_crops([im for _, im in mine], [c.regions[mi].page for mi, _ in mine])
+        pages = sorted({r.page for r in c.regions})
+        if block_per_page and all((ci, pg) in blocks for pg in pages):
+            merged = merge_crops([blocks[(ci, pg)] for pg in pages], pages)
+        else:
+            merged = merge_crops([im for _, im in mine], [c.regions[mi].page for mi, _ in mine])
         ep = data.evidence_png(doc.doc_id, c.chunk_id)
         _write_png(ep, merged)
         c.crop_images = paths

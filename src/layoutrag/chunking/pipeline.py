@@ -33,7 +33,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
 
-CHUNK_STAGE_VERSION = "chunk-6"
+CHUNK_STAGE_VERSION = "chunk-7"
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +215,14 @@ def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
         except Exception:  # a corrupt or outdated file is rebuilt
             pass
     doc_chunks, _ = build_doc_chunks(doc, settings, data=data, key=key, llm=llm)
-    write_evidence(doc_chunks.chunks, doc, data, settings.dpi, settings.crop_padding_px)
+    write_evidence(
+        doc_chunks.chunks,
+        doc,
+        data,
+        settings.dpi,
+        settings.crop_padding_px,
+        block_per_page=settings.chunk_member_boxes == "slot",
+    )
     _clean_stale_images(data, doc.doc_id, doc_chunks.chunks)
     atomic_write_json(path, doc_chunks)
     return len(doc_chunks.chunks)
