@@ -46,6 +46,17 @@ class Settings(BaseModel):
     fusion_dense_depth: int = 20  # dense ranks beyond this do not vote under weighted fusion
     fusion_doc_weight: float = 2.0  # weight of the document-level BM25 run (its top 10 documents)
     fusion_type_prior: float = 0.5  # vote for the block family the query asks for (figure | spec)
+    # page run, residual run, lexical type prior, row bonus: measured on the real dev set (73 queries),
+    # the generated set and TKD (docs/EVALUATION.md); each helps at least one set and hurts none
+    fusion_page_weight: float = 1.0  # weight of the page-level BM25 run (pages ranked by their chunks' text)
+    fusion_page_depth: int = 10  # pages beyond this rank do not vote
+    fusion_page_on_lexical: bool = False  # the page run also votes on the lexical route
+    fusion_row_weight: float = 0.25  # vote for a leading table chunk whose best row holds the query's terms
+    fusion_row_depth: int = 30  # leading candidates checked for a matching table row
+    fusion_residual_weight: float = 1.0  # lexical route: BM25 run of the query minus the top document's names
+    fusion_residual_depth: int = 30  # residual ranks beyond this do not vote
+    fusion_residual_docs: int = 1  # residual run restricted to the documents of BM25's top this many chunks
+    fusion_lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
     dense_nprobe: int = 32  # IVF lists probed per query (large indexes only)
 
 

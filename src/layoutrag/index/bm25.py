@@ -16,7 +16,16 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["BM25Index", "TermCounts", "bm25_idf", "bm25_weights", "count_terms", "doc_term_counts", "top_k"]
+__all__ = [
+    "BM25Index",
+    "TermCounts",
+    "bm25_idf",
+    "bm25_weights",
+    "count_terms",
+    "doc_term_counts",
+    "group_term_counts",
+    "top_k",
+]
 
 
 class TermCounts(NamedTuple):
@@ -76,13 +85,16 @@ def count_terms(docs: Iterable[Sequence[str]], vocab: dict[str, int] | None = No
 
 def doc_term_counts(counts: TermCounts, table: object) -> TermCounts:
     """Term counts of whole documents: the sum of their chunks' counts (`table.doc_index`)."""
-    doc_index = np.asarray(table.doc_index)  # type: ignore[attr-defined]
-    n_docs = len(table.doc_ids)  # type: ignore[attr-defined]
-    n = len(doc_index)
-    member = sp.csr_matrix((np.ones(n, dtype=np.float32), (doc_index, np.arange(n))), shape=(n_docs, n))
+    return group_term_counts(counts, np.asarray(table.doc_index), len(table.doc_ids))  # type: ignore[attr-defined]
+
+
+def group_term_counts(counts: TermCounts, group: np.ndarray, n_groups: int) -> TermCounts:
+    """Term counts of groups of chunks (documents, pages): the sum of their members' counts."""
+    n = len(group)
+    member = sp.csr_matrix((np.ones(n, dtype=np.float32), (group, np.arange(n))), shape=(n_groups, n))
     tf = sp.csc_matrix(member @ counts.tf)
     tf.sort_indices()
-    doc_len = np.bincount(doc_index, weights=counts.doc_len, minlength=n_docs).astype(np.float32)
+    doc_len = np.bincount(group, weights=counts.doc_len, minlength=n_groups).astype(np.float32)
     return TermCounts(tf=tf, vocab=counts.vocab, doc_len=doc_len)
 
 

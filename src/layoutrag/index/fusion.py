@@ -10,7 +10,13 @@
   RRF the bundled models' rank-1..60 noise outvotes its correct hits;
 - any other query (descriptive route): the dense run votes at half weight to depth 20, the top 10
   documents ranked by BM25 over all their text vote (weight 2) for their chunks, and the block
-  family the question asks for (a drawing, or a spec table/feature list) gets a prior (0.5).
+  family the question asks for (a drawing, or a spec table/feature list) gets a prior (0.5), and
+  the top 10 pages ranked by BM25 over all their chunks' text vote (weight 1) for their chunks;
+- on the lexical route, a residual run - BM25 of the query minus the top document's own card words
+  (which every chunk of it carries, so length normalization favours short running headers) over
+  that document's chunks - votes at weight 1, and the block-family prior at 0.25;
+- on both routes, a table chunk among the leading 30 whose best row holds the query's words (idf
+  share, the document's card words left out) gets up to 0.25 votes, unless a drawing is asked for.
 The constants come from benchmarks/search_quality.py (numbers in the README).
 Ties are broken by (-score, id), as pyserini does.
 """
@@ -61,11 +67,20 @@ class FusionConfig:
     doc_weight: float = 2.0  # a third run: documents ranked by BM25 over all their text
     doc_depth: int = 10  # documents beyond this rank do not vote
     type_prior: float = 0.5  # vote for chunks of the block family the query asks for
+    page_weight: float = 1.0  # a fourth run: pages ranked by BM25 over all their chunks' text
+    page_depth: int = 10  # pages beyond this rank do not vote
+    page_on_lexical: bool = False  # the page run votes on the lexical route too
+    row_weight: float = 0.25  # vote for a leading table chunk whose best row holds the query's terms
+    row_depth: int = 30  # only the leading candidates are checked for a matching row
+    residual_weight: float = 1.0  # lexical route: BM25 of the query minus the top document's names
+    residual_depth: int = 30  # residual ranks beyond this do not vote
+    residual_docs: int = 1  # the residual run ranks chunks of the documents of BM25's top this many
+    lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
     named_dense_weight: float = 0.01  # dense weight on the lexical route: it only breaks ties
     lexical_gate: float = 0.5  # lexical route when BM25's top chunk holds this share of the query's idf
 
     @classmethod
-    def parse(cls, strategy: str, **kw: float) -> FusionConfig:
+    def parse(cls, strategy: str, **kw: float | bool) -> FusionConfig:
         try:
             s = FusionStrategy(strategy)
         except ValueError:

@@ -3,8 +3,9 @@ evidence packages.
 
     lexical  query + glossary expansion -> PartAwareTokenizer -> BM25 (chunk text + card words)
     dense    query -> embedder("query") -> inner product with passage vectors
-    fused    weighted, depth-limited RRF of the two runs (plain RRF on request), then a boost for
-             chunks of documents whose part number or series the query names
+    fused    weighted, depth-limited RRF of the two runs (plain RRF on request), document-, page-
+             and residual-BM25 votes, block-family prior and table-row bonus (see fusion.py), then
+             a boost for chunks of documents whose part number or series the query names
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ import numpy as np
 from layoutrag.config import Settings
 from layoutrag.config import settings as default_settings
 from layoutrag.errors import InputError
-from layoutrag.index.bm25 import BM25Index, TermCounts, count_terms, doc_term_counts, top_k
+from layoutrag.index.bm25 import (
+    BM25Index,
+    TermCounts,
+    count_terms,
+    doc_term_counts,
+    group_term_counts,
+    top_k,
+)
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse
@@ -120,6 +128,15 @@ class HybridIndex:
         self._doc_chunks = np.split(
             order, np.cumsum(np.bincount(table.doc_index, minlength=len(table.doc_ids)))[:-1]
         )
+        # pages: (document, page) of each chunk's first region; page_bm25 ranks whole pages
+        page_key = table.doc_index.astype(np.int64) * (int(table.pages.max(initial=0)) + 1) + table.pages
+        _, self._page_of = np.unique(page_key, return_inverse=True)
+        n_pages = int(self._page_of.max(initial=-1)) + 1
+        self.page_bm25 = BM25Index(
+            group_term_counts(counts, self._page_of, n_pages), k1=settings.bm25_k1, b=settings.bm25_b
+        )
+        order = np.argsort(self._page_of, kind="stable")
+        self._page_chunks = np.split(order, np.cumsum(np.bincount(self._page_of, minlength=n_pages))[:-1])
         self._family = np.array([block_family(b) or "" for b in table.block_types], dtype=object)
         self.dense = dense
         self.embedder = embedder
@@ -266,9 +283,16 @@ class HybridIndex:
         fused = fuse([ids[i] for i in b_idx], [ids[i] for i in d_idx], k=k, config=cfg, named=lexical)
         pos = {ids[i]: int(i) for i in (*b_idx.tolist(), *d_idx.tolist())}
         scores = {pos[cid]: s for cid, s in fused}
-        if cfg.strategy is FusionStrategy.weighted and len(b_idx) and not lexical:
-            self._add_doc_run(query, scores, mask)
-            self._add_type_prior(query, scores)
+        if cfg.strategy is FusionStrategy.weighted and len(b_idx):
+            if not lexical:
+                self._add_doc_run(query, scores, mask)
+                self._add_type_prior(query, scores)
+            if not lexical or cfg.page_on_lexical:
+                self._add_page_run(query, scores, mask)
+            if lexical:
+                self._add_residual_run(query, b_idx, scores)
+                self._add_type_prior(query, scores, cfg.lexical_type_prior)
+            self._add_row_bonus(query, scores)
         if named:  # the named documents' chunks first
             bonus = 1.0 / (k + 1)
             for i in scores:
@@ -337,12 +361,85 @@ class HybridIndex:
             for i in chunks.tolist():
                 scores[i] = scores.get(i, 0.0) + vote
 
-    def _add_type_prior(self, query: str, scores: dict[int, float]) -> None:
+    def _add_page_run(self, query: str, scores: dict[int, float], mask: np.ndarray | None) -> None:
+        """Pages ranked by BM25 over all their chunks' text vote for their chunks, like the document
+        run one level down: the page that holds the whole question lifts its chunks above those of
+        other pages of the same document that match only in part."""
         cfg = self.fusion
-        if cfg.type_prior <= 0 or not scores:
+        if cfg.page_weight <= 0:
+            return
+        p_idx, p_score = self.page_bm25.scores(self._lexical_query(query))
+        if not len(p_idx):
+            return
+        for rank, p in enumerate(top_k(p_score, cfg.page_depth), start=1):
+            vote = cfg.page_weight / (self.settings.rrf_k + rank)
+            chunks = self._page_chunks[int(p_idx[p])]
+            if mask is not None:
+                chunks = chunks[mask[chunks]]
+            for i in chunks.tolist():
+                scores[i] = scores.get(i, 0.0) + vote
+
+    def _add_residual_run(self, query: str, b_idx: np.ndarray, scores: dict[int, float]) -> None:
+        """Within the lexical route's leading documents, the query minus the top document's own names
+        (its card words - title, vendor, series, part numbers - which every chunk of it carries, so
+        BM25's length normalization turns them into a bonus for short headers) ranks the chunks by
+        what the question asks about; that ranking votes like a further run."""
+        cfg = self.fusion
+        if cfg.residual_weight <= 0 or not len(b_idx):
+            return
+        top_doc = self.table.doc_ids[self.table.doc_index[int(b_idx[0])]]
+        own = set(self.tokenizer.tokenize(card_text(self.cards.get(top_doc))))
+        weights = {t: w for t, w in self._lexical_query(query).items() if t not in own}
+        if not weights:
+            return
+        r_idx, r_score = self.bm25.scores(weights)
+        if not len(r_idx):
+            return
+        docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
+        keep = np.isin(self.table.doc_index[r_idx], list(docs))
+        r_idx, r_score = r_idx[keep], r_score[keep]
+        for rank, j in enumerate(top_k(r_score, cfg.residual_depth), start=1):
+            i = int(r_idx[j])
+            scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (self.settings.rrf_k + rank)
+
+    def _add_row_bonus(self, query: str, scores: dict[int, float]) -> None:
+        """A table chunk among the leading candidates whose best row holds the query's informative
+        terms (idf share of the terms the corpus knows, no 3-grams) gets up to `row_weight` votes:
+        the table that lists the asked value outranks the list or text that only names it."""
+        cfg = self.fusion
+        if cfg.row_weight <= 0 or not scores or wanted_family(query) != "spec":
+            return  # a drawing or a curve is asked for, not a table value
+        q_known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
+        ids = self.table.chunk_ids
+        lead = sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))[: cfg.row_depth]
+        vote = cfg.row_weight / (self.settings.rrf_k + 1)
+        card_terms: dict[str, set[str]] = {}
+        for i, _ in lead:
+            chunk = self.chunks[i]
+            if not chunk.rows:
+                continue
+            if chunk.doc_id not in card_terms:  # the document's own names say nothing about the row
+                card_terms[chunk.doc_id] = set(
+                    self.tokenizer.tokenize(card_text(self.cards.get(chunk.doc_id)))
+                )
+            known = q_known - card_terms[chunk.doc_id]
+            total = sum(self._idf(t) for t in known)
+            if total <= 0:
+                continue
+            best = 0.0
+            for row in chunk.rows:
+                if row.is_header:
+                    continue
+                toks = set(self.tokenizer.tokenize(row.text or " ".join(row.cells))) & known
+                best = max(best, sum(self._idf(t) for t in toks))
+            scores[i] += vote * best / total
+
+    def _add_type_prior(self, query: str, scores: dict[int, float], weight: float | None = None) -> None:
+        weight = self.fusion.type_prior if weight is None else weight
+        if weight <= 0 or not scores:
             return
         want = wanted_family(query)
-        vote = cfg.type_prior / (self.settings.rrf_k + 1)
+        vote = weight / (self.settings.rrf_k + 1)
         codes = self.table.block_codes
         for i in scores:
             if self._family[codes[i]] == want:
@@ -394,6 +491,15 @@ def fusion_from_settings(s: Settings) -> FusionConfig:
         dense_depth=s.fusion_dense_depth,
         doc_weight=s.fusion_doc_weight,
         type_prior=s.fusion_type_prior,
+        page_weight=s.fusion_page_weight,
+        page_depth=s.fusion_page_depth,
+        page_on_lexical=s.fusion_page_on_lexical,
+        row_weight=s.fusion_row_weight,
+        residual_weight=s.fusion_residual_weight,
+        residual_depth=s.fusion_residual_depth,
+        residual_docs=s.fusion_residual_docs,
+        lexical_type_prior=s.fusion_lexical_type_prior,
+        row_depth=s.fusion_row_depth,
     )
 
 
