@@ -24,7 +24,7 @@ app = typer.Typer(
     add_completion=False,
 )
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # an error stays one line, whatever the width
 
 DataOpt = Annotated[
     Path | None, typer.Option("--data", help="Data directory (default $LAYOUTRAG_DATA or ./layoutrag-data).")

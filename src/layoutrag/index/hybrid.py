@@ -290,13 +290,15 @@ class HybridIndex:
             if not lexical or cfg.page_on_lexical:
                 self._add_page_run(query, scores, mask)
             if lexical:
-                self._add_residual_run(query, b_idx, scores)
+                self._add_residual_run(query, b_idx, scores, mask)
                 self._add_type_prior(query, scores, cfg.lexical_type_prior)
             self._add_row_bonus(query, scores)
         if named:  # the named documents' chunks first
             bonus = 1.0 / (k + 1)
             for i in scores:
                 scores[i] += bonus * named.get(self.table.doc_ids[self.table.doc_index[i]], 0.0)
+        if mask is not None:  # every run above must respect the filters; this is the one place that ensures it
+            scores = {i: s for i, s in scores.items() if mask[i]}
         return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
 
     def _lexical_query(self, query: str) -> dict[str, float]:
@@ -379,7 +381,9 @@ class HybridIndex:
             for i in chunks.tolist():
                 scores[i] = scores.get(i, 0.0) + vote
 
-    def _add_residual_run(self, query: str, b_idx: np.ndarray, scores: dict[int, float]) -> None:
+    def _add_residual_run(
+        self, query: str, b_idx: np.ndarray, scores: dict[int, float], mask: np.ndarray | None
+    ) -> None:
         """Within the lexical route's leading documents, the query minus the top document's own names
         (its card words - title, vendor, series, part numbers - which every chunk of it carries, so
         BM25's length normalization turns them into a bonus for short headers) ranks the chunks by
@@ -397,6 +401,8 @@ class HybridIndex:
             return
         docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
         keep = np.isin(self.table.doc_index[r_idx], list(docs))
+        if mask is not None:
+            keep &= mask[r_idx]
         r_idx, r_score = r_idx[keep], r_score[keep]
         for rank, j in enumerate(top_k(r_score, cfg.residual_depth), start=1):
             i = int(r_idx[j])
