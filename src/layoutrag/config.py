@@ -41,7 +41,9 @@ class Settings(BaseModel):
     max_query_chars: int = 1000
     embed_max_chars: int = 1500
     embedder: str = "default"  # resolved by layoutrag.index.embedders
-    fusion: str = "weighted"  # weighted | rrf  (layoutrag.index.fusion; chosen by benchmarks/search_quality.py)
+    fusion: str = (
+        "weighted"  # weighted | rrf  (layoutrag.index.fusion; chosen by benchmarks/search_quality.py)
+    )
     fusion_dense_weight: float = 0.5  # weight of the dense run under weighted fusion (BM25's is 1)
     fusion_dense_depth: int = 20  # dense ranks beyond this do not vote under weighted fusion
     fusion_doc_weight: float = 2.0  # weight of the document-level BM25 run (its top 10 documents)

@@ -297,7 +297,9 @@ class HybridIndex:
             bonus = 1.0 / (k + 1)
             for i in scores:
                 scores[i] += bonus * named.get(self.table.doc_ids[self.table.doc_index[i]], 0.0)
-        if mask is not None:  # every run above must respect the filters; this is the one place that ensures it
+        if (
+            mask is not None
+        ):  # every run above must respect the filters; this is the one place that ensures it
             scores = {i: s for i, s in scores.items() if mask[i]}
         return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
 
