@@ -38,6 +38,23 @@ def _page_words(page: Page) -> list[tuple[str, tuple[float, float, float, float]
     return [(t, e.bbox_pdf) for e in page.elements for t in e.text.split() if t]
 
 
+def _unit_chunk(
+    doc: Document, page: Page, suffix: str, box: tuple[float, float, float, float], kind: str, text: str
+) -> Chunk:
+    """One baseline unit: a single box on one page, typed `kind` ("window" or "page")."""
+    return Chunk(
+        chunk_id=f"{doc.doc_id}_p{page.page}_{suffix}",
+        doc_id=doc.doc_id,
+        page=page.page,
+        source_pdf=doc.source_pdf,
+        bboxes_pdf=[box],
+        regions=[Region(page=page.page, bbox_pdf=box, label=kind)],
+        page_size_pt=(page.width_pt, page.height_pt),
+        block_type=kind,
+        native_text=text,
+    )
+
+
 def window_chunks(
     doc: Document, *, size: int = WINDOW_TOKENS, overlap: float = WINDOW_OVERLAP
 ) -> list[Chunk]:
@@ -53,19 +70,8 @@ def window_chunks(
         while start < len(words):
             win = words[start : start + size]
             box = union_box([b for _, b in win])
-            out.append(
-                Chunk(
-                    chunk_id=f"{doc.doc_id}_p{page.page}_w{n:02d}",
-                    doc_id=doc.doc_id,
-                    page=page.page,
-                    source_pdf=doc.source_pdf,
-                    bboxes_pdf=[box],
-                    regions=[Region(page=page.page, bbox_pdf=box, label="window")],
-                    page_size_pt=(page.width_pt, page.height_pt),
-                    block_type="window",
-                    native_text=" ".join(t for t, _ in win),
-                )
-            )
+            text = " ".join(t for t, _ in win)
+            out.append(_unit_chunk(doc, page, f"w{n:02d}", box, "window", text))
             n += 1
             if start + size >= len(words):
                 break
@@ -78,19 +84,8 @@ def page_chunks(doc: Document) -> list[Chunk]:
     out = []
     for page in doc.pages:
         box = (0.0, 0.0, page.width_pt, page.height_pt)
-        out.append(
-            Chunk(
-                chunk_id=f"{doc.doc_id}_p{page.page}_page",
-                doc_id=doc.doc_id,
-                page=page.page,
-                source_pdf=doc.source_pdf,
-                bboxes_pdf=[box],
-                regions=[Region(page=page.page, bbox_pdf=box, label="page")],
-                page_size_pt=(page.width_pt, page.height_pt),
-                block_type="page",
-                native_text=" ".join(t for t, _ in _page_words(page)),
-            )
-        )
+        text = " ".join(t for t, _ in _page_words(page))
+        out.append(_unit_chunk(doc, page, "page", box, "page", text))
     return out
 
 
