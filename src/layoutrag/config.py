@@ -32,6 +32,8 @@ class Settings(BaseModel):
     chunk_split_gap_frac: float = 0.045  # a text run ends at a vertical gap larger than this share
     chunk_member_boxes: str = "slot"  # slot (member's slot in its chunk's block) | element (detector box)
     crop_padding_px: int = 8
+    llm_vision: bool = True  # LLM pass (chunking/enrich.py) sends the numbered page image; False: text only
+    llm_image_max_side: int = 1024  # long side (px) of the page image sent to the VLM
     # index / search
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
@@ -60,6 +62,10 @@ class Settings(BaseModel):
     fusion_residual_docs: int = 1  # residual run restricted to the documents of BM25's top this many chunks
     fusion_lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
     dense_nprobe: int = 32  # IVF lists probed per query (large indexes only)
+    # a chunk ranked within `hit_merge_depth` whose page already has a better hit joins that hit as
+    # a companion, up to `hit_page_members` chunks a hit (1: every chunk is its own hit)
+    hit_page_members: int = 2
+    hit_merge_depth: int = 15
 
 
 def _from_env() -> Settings:

@@ -4,6 +4,16 @@ It feeds the index, so a query naming a series reaches chunks whose own text nev
 Everything comes from rules over the document's own text: part-like tokens in the title block
 (page 1's headers, title and first headings) and in ordering / part-numbering tables; vendors
 from a list of names datasheets print; product type and key parameters from keyword patterns.
+
+Part numbers are checked against the document: a token from the title (often PDF metadata) or the
+file name (distributors add order numbers, categories, "-datasheet") counts only when the
+document's text prints it; values with units, packages, standards, interfaces, literature and
+document numbers (a token printed before "– JANUARY 2000" or after "Document number:") are never
+parts; "MCP9800/1/2/3" and "LM158/LM258" in a title block are read as the parts they list; rows of
+an ordering table count when they share a stem with the title block's parts (option codes such as
+"SM08" in a how-to-order chart do not). The product type is the earliest type named in the title,
+else the title block, else a defining sentence ("The X is a ..."), else page 1, else pages 2-3 —
+skipping lines that only name applications ("... for TCXO and clock applications").
 """
 
 from __future__ import annotations
@@ -79,6 +89,10 @@ _VENDORS: dict[str, str] = {
     "everlight": "Everlight",
     "cirrus logic": "Cirrus Logic",
     "micrel": "Microchip (Micrel)",
+    "austriamicrosystems": "ams",
+    "ckswitches": "C&K",
+    "mini-circuits": "Mini-Circuits",
+    "cliff electronic": "Cliff Electronic Components",
 }
 
 # product type: first match wins, most specific first
@@ -89,15 +103,20 @@ _PRODUCT_TYPES: list[tuple[str, str]] = [
     (r"\bmems oscillator|\bmems\b.*oscillator", "MEMS oscillator"),
     (r"real[- ]time clock|\brtc\b|时钟芯片|实时时钟", "real-time clock"),
     (r"crystal oscillator|\bspxo\b|clock oscillator|\boscillator\b", "oscillator"),
-    (r"\bcrystal unit|quartz crystal|\bcrystal\b|晶振|晶体", "crystal"),
-    (r"ethernet|phy\b|transceiver", "Ethernet transceiver"),
+    (r"\bcrystal unit|quartz crystal|\bcrystal\b|晶振|晶体|谐振器", "crystal"),
+    (r"ethernet controller", "Ethernet controller"),
+    (r"ethernet|\b(?:10|100|1000)base-|\bphy\b", "Ethernet transceiver"),
     (r"\bsoc\b|wi-?fi|bluetooth", "wireless SoC"),
     (r"temperature sensor|thermometer|thermal sensor", "temperature sensor"),
     (r"microcontroller|\bmcu\b|单片机|risc-v|\barm\b.*\bcore", "microcontroller"),
     (r"audio codec|\bcodec\b", "audio codec"),
     (r"haptic|motor driver", "haptic driver"),
     (r"low[- ]dropout|\bldo\b|linear regulator|voltage regulator", "voltage regulator"),
-    (r"switching regulator|buck|boost|dc[/-]?dc|flyback|converter", "DC-DC converter"),
+    (
+        r"off[- ]?line (?:switcher|switching|converter|regulator)|ac[/-]dc (?:converter|power supply)",
+        "AC-DC converter",
+    ),
+    (r"switching regulator|buck|boost|step[- ](?:down|up)|dc[/-]?dc|flyback|converter", "DC-DC converter"),
     (r"comparator", "comparator"),
     (r"operational amplifier|op[- ]?amp", "operational amplifier"),
     (r"current sens", "current sensor"),
@@ -109,12 +128,25 @@ _PRODUCT_TYPES: list[tuple[str, str]] = [
     (r"transformer", "transformer"),
     (r"encoder", "rotary encoder"),
     (r"tact switch|pushbutton|\bswitch\b", "switch"),
-    (r"connector|receptacle|jack|type-c", "connector"),
+    (r"connector|receptacle|\bjack\b|type-c|\bsockets?\b|pin header", "connector"),
     (r"ir receiver|infrared", "IR receiver"),
+    (r"transceiver", "transceiver"),
     (r"sensor", "sensor"),
 ]
+_TYPE_RES = [(re.compile(p, re.IGNORECASE), name) for p, name in _PRODUCT_TYPES]
+# lines that name what a product is used with or for, not what it is
+_APPLICATION_RE = re.compile(
+    r"application|ideal for|suitable for|used in|used with|compatible with|replacement|substitut|"
+    r"for use with|such as|应用",
+    re.IGNORECASE,
+)
+# "The X is a ...", "X are precision ...", "X 是一款 ..."
+_DEFINING_RE = re.compile(
+    r"\b(?:is|are)\s+(?:an?\s+|the\s+)?((?:[^.;]|\.(?=\d)){0,160})|是一[款个种]([^。；]{0,60})"
+)
 
-_PART_RE = re.compile(r"(?<![\w.-])([A-Z0-9][A-Za-z0-9]*(?:[-./_][A-Za-z0-9]+)*)(?![\w-])")
+
+_PART_RE = re.compile(r"(?<![\w.-])([A-Z0-9][A-Za-z0-9]*(?:[-./_#][A-Za-z0-9]+)*)(?![\w-])")
 _ORDERING_RE = re.compile(
     r"order(ing)?\s*(information|code|guide|number)|part\s*(number|no\.?|numbering|identification)|"
     r"how to order|product identification|selection guide|marking|订购|型号",
@@ -180,27 +212,125 @@ _SIZE_RE = re.compile(
 )
 
 
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+# a literature / document number: "SNOSBT3I –JANUARY 2000–REVISED ...", "SLCS015A − DECEMBER 1988"
+_DOCNUM_AFTER_RE = re.compile(rf"\s*[-–−]\s*(?:{_MONTHS}|revised)\b", re.IGNORECASE)
+# ... or "Document number: DS35533", "Publication Order Number: NCP1117/D", "Literature Number: SNOA123"
+_DOCNUM_BEFORE_RE = re.compile(
+    r"(?:document|publication order|literature|doc\.?)\s*(?:number|no\.?|#)\s*[:：]?\s*$", re.IGNORECASE
+)
+_PACKAGE_RE = re.compile(
+    r"(?:SOT|SOD|SOIC|SO|SOP|SSOP|TSSOP|MSOP|VSSOP|QFN|VQFN|WQFN|UQFN|DFN|TDFN|UDFN|XDFN|LQFP|TQFP|QFP|"
+    r"BGA|DSBGA|LGA|WLCSP|CSP|TO|SC|DIP|PDIP|SIP|ESIP|SMA|SMB|SMC|SON|WSON|VSON)-?\d+[A-Z]?(?:-\d+)?"
+)
+_STANDARD_RE = re.compile(
+    r"(?:J-STD|MIL-STD|MIL-PRF|JESD|IEC|EN|UL|AEC-Q|EIA|IPC|ISO|ANSI|IEEE|CISPR|JIS|GB)-?\d[\w.-]*",
+    re.IGNORECASE,
+)
+_ORDER_SUFFIXES = {"NOPB", "TR", "PBF", "REEL", "TAPE", "BULK"}
+
+
 def part_like_tokens(text: str) -> list[str]:
-    """Tokens that look like part numbers: letters and digits, length >= 4, not units or values."""
+    """Tokens that look like part numbers: letters and digits, length >= 4, not units or values,
+    packages, standards, interfaces or document numbers."""
     out: list[str] = []
-    for m in _PART_RE.finditer(text or ""):
-        t = m.group(1).strip(".-/_")
-        if len(t) < 4 or len(t) > 40:
-            continue
-        if not (re.search(r"\d", t) and re.search(r"[A-Za-z]", t)):
-            continue
-        if t.upper() in _UNIT_WORDS or re.fullmatch(r"[\d.,]+[A-Za-z]{1,4}", t):
-            continue  # 26MHz, 3.3V, 100nF: values with units
-        if re.fullmatch(r"(rev|page|fig|table|ver|v|model)[\d.]+", t, re.IGNORECASE):
-            continue  # versions, page and figure numbers
-        if re.search(r"\d(k|m)?(bits?|bps|kg|g|lead|pin|wire|bag|reel|tube)s?(/s)?$", t, re.IGNORECASE):
-            continue  # 400Kbits/s, 4-Lead, 2-Wire, 100/Bag: quantities, not parts
-        if re.fullmatch(r"[\d.]+V(/[\d.]+V)+", t):
-            continue  # 3V/5V
-        if not re.search(r"[A-Z]", t):
-            continue  # all-lowercase words with a digit are rarely part numbers
-        out.append(t)
+    text = text or ""
+    for m in _PART_RE.finditer(text):
+        t = m.group(1).strip(".-/_#")
+        if _is_part_token(t) and not _is_document_number(text, m):
+            out.append(t)
     return out
+
+
+def _is_part_token(t: str) -> bool:
+    if len(t) < 4 or len(t) > 40:
+        return False
+    if not (re.search(r"\d", t) and re.search(r"[A-Za-z]", t)):
+        return False
+    if t.upper() in _UNIT_WORDS or re.fullmatch(r"[\d.,]+-?[A-Za-z]{1,4}", t):
+        return False  # 26MHz, 3.3V, 100nF, 250-mA, 14-Bit, 2-Wire, 4-Lead: values with units
+    if re.fullmatch(r"(rev|page|fig|table|ver|v|model)[\d.]+", t, re.IGNORECASE):
+        return False  # versions, page and figure numbers
+    if re.search(r"\d(k|m)?(bits?|bps|kg|g|lead|pin|wire|bag|reel|tube)s?(/s)?$", t, re.IGNORECASE):
+        return False  # 400Kbits/s, 4-Lead, 2-Wire, 100/Bag: quantities, not parts
+    if re.fullmatch(r"[\d,]+/[A-Za-z]+", t):
+        return False  # 000/Reel
+    if re.fullmatch(r"[\d.]+[A-Za-z]{1,4}(?:[-/~][\d.]+[A-Za-z]{1,4})+", t):
+        return False  # 3V/5V, 1.8V-2.1V-2.5V: lists of values
+    if re.fullmatch(r"[\d.]+[xX×*][\d.]+(?:[xX×*][\d.]+)?(?:mm)?", t, re.IGNORECASE):
+        return False  # 3.2X2.5MM: dimensions
+    if _PACKAGE_RE.fullmatch(t.upper()) or _STANDARD_RE.fullmatch(t):
+        return False  # SOT-23, SO14, QFN32; J-STD-020D, UL94, AEC-Q200, IEC61000-4-2
+    if re.fullmatch(r"\d+BASE-[A-Z0-9]+(?:/\d+BASE-[A-Z0-9]+)*", t, re.IGNORECASE):
+        return False  # 10BASE-T/100BASE-TX
+    segs = re.split(r"[-/_]", t)
+    if segs[0].upper() in _UNIT_WORDS and len(segs) > 1 and all(x.isalpha() for x in segs[1:]):
+        return False  # I2C-Bus, USB-Host
+    if re.fullmatch(r"[A-Z][a-z]{2,}\d{1,2}", t) or re.search(r"[a-z]{6,}", t) or t.lower().endswith("-page"):
+        return False  # Code1, Note2 (footnote marks), Control_status_1, DS21909D-page
+    if re.search(rf"(?:^|[-/])(?:{_MONTHS}|revised)(?:$|[-/])", t, re.IGNORECASE):
+        return False  # 2020-REVISED, JANUARY-2000: dates
+    if not re.search(r"[A-Z]", t):
+        return False  # all-lowercase words with a digit are rarely part numbers
+    return True
+
+
+def _is_document_number(text: str, m: re.Match[str]) -> bool:
+    if _DOCNUM_AFTER_RE.match(text, m.end()):
+        return True
+    return bool(_DOCNUM_BEFORE_RE.search(text[max(0, m.start() - 40) : m.start()]))
+
+
+def _alternatives(token: str) -> list[str]:
+    """The parts a title-block token lists: LM158/LM258 -> both, MCP9800/1/2/3 -> MCP9800..MCP9803,
+    KSZ8041NL/RNL -> KSZ8041NL, KSZ8041RNL, CH32X035/X033 -> CH32X035, CH32X033. A token whose
+    slash parts are no such list (an ordering code like LM358MX/NOPB) is kept as it is."""
+    if "/" not in token:
+        return [token]
+    base, *alts = token.split("/")
+    if not _is_part_token(base):
+        return [token]
+    out = [base]
+    for alt in alts:
+        if _is_part_token(alt) and alt[:2].upper() == base[:2].upper():
+            cand = alt
+        elif not alt or len(alt) >= len(base) or alt.upper() in _ORDER_SUFFIXES:
+            return [token]
+        elif alt.isdigit():
+            if not base[-len(alt) :].isdigit():
+                return [token]
+            cand = base[: -len(alt)] + alt
+        elif alt.isalpha():
+            m = re.fullmatch(r"(.*\d)([A-Za-z]+)", base)
+            if not m or len(alt) < 2:
+                return [token]
+            cand = m.group(1) + alt
+        else:
+            head = base[-len(alt)]
+            if head.isalpha() != alt[0].isalpha():
+                return [token]
+            cand = base[: -len(alt)] + alt
+        out.append(cand)
+    return out
+
+
+def _join_code(cell: str) -> str:
+    """A code cell as printed: table text extraction can split a code at its separators
+    ("8Q -12 .000MDGD-T" for 8Q-12.000MDGD-T)."""
+    return re.sub(r"(?<=[\w.-])\s+(?=[-.]\w)|(?<=\w[-.])\s+(?=\w)", "", cell)
+
+
+def _stem(part: str) -> str:
+    """The first three characters of a part's first segment: TL7 of TL714C, 8Q of 8Q-12.000M."""
+    return _compact(re.split(r"[-./_# ]", part)[0])[:3]
+
+
+def _compact(s: str) -> str:
+    return re.sub(r"[^0-9A-Z]", "", s.upper())
+
+
+def _dash_norm(s: str) -> str:
+    return re.sub(r"[‐‑‒–—−]", "-", s)
 
 
 def _title_block_text(doc: Document) -> str:
@@ -216,23 +346,53 @@ def _title_block_text(doc: Document) -> str:
     return "\n".join([*parts, *heads, *top])
 
 
-def _series_of(parts: list[str], title: str) -> list[str]:
+def _series_of(parts: list[str], title_parts: list[str]) -> list[str]:
     """Series: the common alphanumeric stem of part numbers (SiT5358 of SiT5358AI-FQ033IT)."""
     stems: Counter[str] = Counter()
     for p in parts:
         m = re.match(r"([A-Za-z]{1,6}-?\d{2,6}[A-Za-z]?)", p)
         if m:
             stems[m.group(1).upper() if m.group(1).isupper() else m.group(1)] += 1
-    for t in part_like_tokens(title):
+    for t in title_parts:
         m = re.match(r"([A-Za-z]{1,6}-?\d{2,6}[A-Za-z]?)", t)
         if m:
             stems[m.group(1)] += 2
     return [s for s, _ in stems.most_common(4)]
 
 
+class _DocText:
+    """The document's text, to check that a candidate part is printed in it (dashes normalised)."""
+
+    def __init__(self, doc: Document) -> None:
+        text = _dash_norm("\n".join(e.text for p in doc.pages for e in p.elements if e.text))
+        self._by_upper: dict[str, str] = {}
+        for m in _PART_RE.finditer(text):
+            for t in {m.group(1).strip(".-/_#"), *m.group(1).strip(".-/_#").split("/")}:
+                self._by_upper.setdefault(t.upper(), t)
+
+    def find(self, token: str) -> str | None:
+        """The token as the document prints it (case-insensitive match), else None."""
+        return self._by_upper.get(_dash_norm(token).upper())
+
+
+# a part number printed after its label: "Part No. FC68145S", "Model Name DSB321SDN", "P/N: X1"
+_LABELLED_RE = re.compile(
+    r"(?:part\s*(?:no\.?|number|#)|\bp/n|\bmodel(?:\s*name)?|\btype\s*[:：]|型号|料号)\s*[:：.]?\s*"
+    r"([A-Z0-9][A-Za-z0-9]*(?:[-./_#][A-Za-z0-9]+)*)",
+    re.IGNORECASE,
+)
+# lines naming other products: "Incorporates industry standard DS1287", "Pin compatible with LM78xx"
+_REFERENCE_RE = re.compile(
+    r"compatib|replac|industry[- ]standard|substitut|upgrade|alternative|instead of|similar to|"
+    r"second[- ]source|pin[- ]for[- ]pin|兼容|替代",
+    re.IGNORECASE,
+)
+
+
 def build_card(doc: Document, title: str, groups: list[Group]) -> DocumentCard:
     title_text = _title_block_text(doc)
     all_text_p1 = "\n".join(e.text for e in doc.pages[0].elements) if doc.pages else ""
+    printed = _DocText(doc)
     parts: list[str] = []
     seen: set[str] = set()
 
@@ -242,8 +402,28 @@ def build_card(doc: Document, title: str, groups: list[Group]) -> DocumentCard:
                 seen.add(t.upper())
                 parts.append(t)
 
-    add(part_like_tokens(title))
-    add(part_like_tokens(title_text))
+    # the title is often PDF metadata ("CH390DS1-EN", another product's name): printed tokens only
+    title_parts = [a for t in part_like_tokens(title) if (f := printed.find(t)) for a in _alternatives(f)]
+    block = [
+        a
+        for line in title_text.splitlines()
+        if not _REFERENCE_RE.search(line) and not _APPLICATION_RE.search(line)
+        for t in part_like_tokens(line)
+        for a in _alternatives(t)
+    ]
+    labelled = [
+        t
+        for p in doc.pages[:2]
+        for e in p.elements
+        for m in _LABELLED_RE.finditer(e.text or "")
+        if _is_part_token(t := m.group(1).strip(".-/_#")) and not _PACKAGE_RE.fullmatch(t.upper())
+    ]
+    file_parts = _file_name_parts(doc, printed, title + "\n" + title_text)
+    # stems the parts of ordering tables must share: "TL7" of TL714C, "8Q" of 8Q-12.000MDGD-T
+    anchors = {a for p in [*title_parts, *block, *labelled, *file_parts] if len(a := _stem(p)) >= 2}
+    add(title_parts)
+    add(block)
+    add(labelled)
     for g in groups:
         if g.block_type != "table":
             continue
@@ -251,27 +431,46 @@ def build_card(doc: Document, title: str, groups: list[Group]) -> DocumentCard:
         head = " ".join(g.header)
         if _ORDERING_RE.search(label_text) or _ORDERING_RE.search(head):
             for r in g.rows:
-                add(part_like_tokens(r.cells[0] if r.cells else r.text))
-    # also the file name's own part-like stem (vendors name files after parts)
-    add(part_like_tokens(re.sub(r"[_]", " ", doc.file_name.rsplit(".", 1)[0])))
+                for t in part_like_tokens(_join_code(r.cells[0]) if r.cells else r.text):
+                    if anchors and not any(_compact(t).startswith(a) for a in anchors):
+                        continue  # an option code of a how-to-order chart, not a part
+                    if re.search(r"\d\d$", t) and t[:-1].upper() in seen:
+                        continue  # "ESP32-C33": a footnote mark glued to a known part
+                    add([t])
+    # a file name's stem of a part already found ("esp32" of ESP32-C3) adds nothing but a neighbour
+    add([f for f in file_parts if not any(_compact(p).startswith(_compact(f)) for p in parts)])
     parts = parts[:40]
 
     haystack = " ".join(
         [title, title_text, all_text_p1, " ".join(m.text for p in doc.pages[-1:] for m in p.elements)]
     )
     vendor = _vendor(haystack)
-    # the title names the product most reliably; page 1's body mentions neighbours (an MCU's oscillator)
-    product_type = _product_type(title) or _product_type(title_text) or _product_type(all_text_p1[:3000])
     return DocumentCard(
         doc_id=doc.doc_id,
         file_name=doc.file_name,
         title=title,
         vendor=vendor,
-        series=_series_of(parts, title),
+        series=_series_of(parts, title_parts),
         part_numbers=parts,
-        product_type=product_type,
+        product_type=_doc_product_type(doc, title, title_text),
         key_parameters=_key_parameters(doc),
     )
+
+
+def _file_name_parts(doc: Document, printed: _DocText, title_text: str) -> list[str]:
+    """The file name's part-like tokens (vendors name files after parts) that the document prints:
+    distributors add order numbers ("-1139714"), categories ("ESD-") and "-datasheet". An all-digit
+    name (Würth's 750315371) counts when the title block prints it too."""
+    out: list[str] = []
+    for raw in re.split(r"[\s_]+", doc.file_name.rsplit(".", 1)[0]):
+        for cand in [raw, *raw.split("-")]:
+            f = printed.find(cand)
+            if f and (
+                _is_part_token(f) or (re.fullmatch(r"\d{6,12}", f) and re.search(rf"\b{f}\b", title_text))
+            ):
+                out.append(f)
+                break
+    return out
 
 
 def _vendor(text: str) -> str:
@@ -286,10 +485,58 @@ def _vendor(text: str) -> str:
     return best[1] if best else ""
 
 
-def _product_type(text: str) -> str:
-    for pat, name in _PRODUCT_TYPES:
-        if re.search(pat, text, re.IGNORECASE):
-            return name
+def _product_type(text: str, *, first: bool = True, among: tuple[str, ...] = ()) -> str:
+    """The type named first in `text` (at one position the more specific pattern wins; with
+    ``first=False`` the most specific one anywhere), skipping lines that only say what the product
+    is used with ("... TCXO and clock applications"); `among` limits the types looked for."""
+    best: tuple[int, int, str] | None = None
+    pos = 0
+    for line in (text or "").splitlines(keepends=True):
+        if not _APPLICATION_RE.search(line):
+            for rank, (rx, name) in enumerate(_TYPE_RES):
+                if among and name not in among:
+                    continue
+                m = rx.search(line)
+                at = pos + m.start() if m and first else 0
+                if m and (best is None or (at, rank) < best[:2]):
+                    best = (at, rank, name)
+        pos += len(line)
+    return best[2] if best else ""
+
+
+# a generic type a later page may name more precisely ("CRYSTAL OSCILLATOR" ... "Device Name TCXO")
+_REFINE = {
+    "oscillator": ("TCXO", "OCXO", "VCXO", "MEMS oscillator"),
+    "sensor": ("temperature sensor", "current sensor"),
+    "transceiver": ("Ethernet transceiver",),
+}
+
+
+def _doc_product_type(doc: Document, title: str, title_text: str) -> str:
+    """Title, then title block, then a defining sentence (pages 1-2), then page 1, then pages 2-3;
+    a generic type is refined by a subtype pages 1-3 name."""
+    pages = [sorted(p.elements, key=lambda e: e.order) for p in doc.pages[:3]]
+    body = [
+        "\n".join(e.text for e in els if e.text and e.label not in ("page_header", "page_footer"))
+        for els in pages
+    ]
+    found = _first_product_type(body, title, title_text)
+    if found in _REFINE:
+        return _product_type("\n".join(body), among=_REFINE[found]) or found
+    return found
+
+
+def _first_product_type(body: list[str], title: str, title_text: str) -> str:
+    for text in (title, title_text):
+        if t := _product_type(text):
+            return t
+    for text in body[:2]:
+        for m in _DEFINING_RE.finditer(re.sub(r"\s+", " ", text)):
+            if t := _product_type(m.group(1) or m.group(2) or "", first=False):
+                return t
+    for text in body:
+        if t := _product_type(text):
+            return t
     return ""
 
 
