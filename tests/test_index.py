@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 
@@ -246,7 +247,11 @@ def test_hits_are_evidence_packages_with_both_paths(hybrid: HybridIndex) -> None
     assert all(h.chunk_id != "drv_p2_b01" for h in hits)  # not indexed
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     dense_only = hybrid.search("crystal", top_k=4, mode="dense")
-    assert [h.dense_rank for h in dense_only] == [1, 2, 3, 4] and all(h.bm25_rank is None for h in dense_only)
+    # companions (more blocks of a hit's page, returned with it) rank behind their lead
+    assert dense_only[0].dense_rank == 1
+    assert [h.dense_rank for h in dense_only] == sorted(h.dense_rank for h in dense_only)
+    assert all(c.dense_rank > h.dense_rank for h in dense_only for c in h.companions)
+    assert all(x.bm25_rank is None for h in dense_only for x in (h, *h.companions))
 
 
 def test_chinese_question_reaches_english_chunk(hybrid: HybridIndex) -> None:
@@ -287,3 +292,27 @@ def test_tokenizer_variants_build() -> None:
         idx = HybridIndex.build(chunks, cards, tokenizer=name, dense=False)
         assert idx.search("FA-128 ESR", top_k=1, mode="bm25")[0].doc_id == "dfa"
         assert idx.search("FA-128 ESR", top_k=1)[0].dense_rank is None
+
+
+def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> None:
+    """A query naming a part matches its features text and its table on page 1: with the default
+    (two chunks a hit) they come back as one hit, the table a companion of the text or the reverse;
+    the next hit is then another page. With one chunk a hit they are two hits."""
+    q = "7M-26.000MAAJ-T load capacitance"
+    hits = hybrid.search(q, top_k=3)
+    top = hits[0]
+    assert {top.chunk_id, *(c.chunk_id for c in top.companions)} == {"d7m_p1_b00", "d7m_p1_b01"}
+    assert all(c.page == top.page and c.doc_id == top.doc_id for c in top.companions)
+    assert all(c.score <= top.score for c in top.companions)
+    pages = [(h.doc_id, h.page) for h in hits]
+    assert len(set(pages)) == len(pages)  # no page twice among the hits
+    shown = len(top.all_regions()) + sum(len(c.all_regions()) for c in top.companions)
+    assert len(top.hit_regions()) == shown
+    single = copy.copy(hybrid)
+    single.settings = hybrid.settings.model_copy(update={"hit_page_members": 1})
+    flat = [h.chunk_id for h in single.search(q, top_k=15)]
+    assert all(not h.companions for h in single.search(q, top_k=15))
+    lead, comp = flat.index(top.chunk_id), flat.index(top.companions[0].chunk_id)
+    assert lead == 0 and comp < hybrid.settings.hit_merge_depth
+    # what the companion displaced: the hit after it in the flat list moves up one place
+    assert hits[1].chunk_id == next(c for c in flat[1:] if c != top.companions[0].chunk_id)

@@ -10,7 +10,7 @@ from layoutrag.errors import InputError
 from layoutrag.geometry import pt_to_px, px_to_pt
 from layoutrag.ingest.dedup import area_dedup, confidence_dedup, dedup
 from layoutrag.ingest.labels import map_label
-from layoutrag.ingest.layout import Detection, get_detector, letterbox, nms
+from layoutrag.ingest.layout import Detection, get_detector, letterbox, nms, snap_pictures_to_drawings
 from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
 from layoutrag.ingest.render import extract_words, render_page_rgb, to_displayed
 from layoutrag.ingest.text import assign_text, group_lines, words_text
@@ -243,3 +243,19 @@ def test_graphics_recovered_without_page_frame() -> None:
         for d in pictures
     )
     assert all((d.bbox_pdf[2] - d.bbox_pdf[0]) < 400 for d in pictures)  # not the frame
+
+
+def test_picture_box_grows_over_the_drawing_it_shows() -> None:
+    """A chart boxed by its labels (the curve runs 29 pt past the last axis number) takes in the
+    drawing cluster that lies mostly inside it; a neighbouring drawing and a table are left alone."""
+    chart = Detection("picture", "picture", 1.0, (88.0, 197.0, 365.0, 352.0))
+    table = Detection("table", "table", 1.0, (42.0, 400.0, 553.0, 500.0))
+    curve = (112.0, 193.0, 394.0, 333.0)  # 87 % inside the chart box
+    neighbour = (370.0, 200.0, 550.0, 350.0)  # beside it: not inside
+    out = snap_pictures_to_drawings([chart, table], [curve, neighbour, (42.0, 400.0, 553.0, 520.0)])
+    assert out[0].bbox_pdf == (88.0, 193.0, 394.0, 352.0)
+    assert out[1] == table
+    # a cluster inside the box that would more than grow it by 60 % is a neighbour, not the chart
+    small = Detection("picture", "picture", 1.0, (100.0, 100.0, 200.0, 200.0))
+    big = (120.0, 100.0, 400.0, 200.0)
+    assert snap_pictures_to_drawings([small], [big])[0] == small

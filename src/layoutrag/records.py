@@ -184,6 +184,13 @@ class EvidencePackage(Chunk):
     dense_score: float | None = None
     bm25_score: float | None = None
     matched_row: int | None = None  # index into `rows` of the row that best matches the query
+    # chunks of the same page that ranked right behind this one and are returned with it (one hit,
+    # several highlighted blocks: the ranking could not tell them apart); their own rows and scores
+    companions: list[EvidencePackage] = Field(default_factory=list)
+
+    def hit_regions(self) -> list[Region]:
+        """Every box the reader is shown for this hit: its own regions and its companions'."""
+        return [*self.all_regions(), *(r for c in self.companions for r in c.all_regions())]
 
 
 class DocChunks(Record):

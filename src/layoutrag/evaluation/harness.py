@@ -31,7 +31,7 @@ from layoutrag.evaluation.metrics import (
     score_chunk_query,
     score_region_query,
 )
-from layoutrag.records import BBox, Chunk
+from layoutrag.records import BBox, Chunk, EvidencePackage
 from layoutrag.storage import DataDir
 
 __all__ = [
@@ -196,11 +196,23 @@ def locate_answers(
 
 # --------------------------------------------------------------------------- scoring
 def to_hit(c: Chunk) -> Hit:
+    """A returned hit as scored: every box the reader is shown (a package's companions included)."""
+    regions = c.hit_regions() if isinstance(c, EvidencePackage) else c.all_regions()
     return Hit(
         doc_id=c.doc_id,
-        boxes=tuple((r.page, tuple(r.bbox_pdf)) for r in c.all_regions()),
+        boxes=tuple((r.page, tuple(r.bbox_pdf)) for r in regions),
         chunk_id=c.chunk_id,
     )
+
+
+def ranked_chunk_ids(hits: Sequence[Chunk]) -> list[str]:
+    """Chunk ids in the order shown: each hit's own, then its companions'."""
+    out = []
+    for h in hits:
+        out.append(h.chunk_id)
+        if isinstance(h, EvidencePackage):
+            out.extend(c.chunk_id for c in h.companions)
+    return out
 
 
 def _head(c: Chunk, n: int = 90) -> str:
@@ -252,7 +264,7 @@ def evaluate(
         ]
         if isinstance(q, ChunkQuery):
             r = score_chunk_query(
-                [h.chunk_id for h in hits], q.gold_chunks, qid=q.id, query=q.query, lang=q.lang, kind=q.kind
+                ranked_chunk_ids(hits), q.gold_chunks, qid=q.id, query=q.query, lang=q.lang, kind=q.kind
             )
             r.top = top
             res.chunk.append(r)

@@ -41,15 +41,17 @@ def print_hits(hits: Sequence[EvidencePackage], *, as_json: bool, console: Conso
         ("text", {"no_wrap": True, "overflow": "ellipsis", "ratio": 1}),
     ):
         table.add_column(col, **kw)  # type: ignore[arg-type]
-    for i, h in enumerate(hits, start=1):
-        table.add_row(
-            str(i),
-            f"{h.score:.4f}",
-            "-" if h.bm25_rank is None else str(h.bm25_rank),
-            "-" if h.dense_rank is None else str(h.dense_rank),
-            h.block_type,
-            str(h.page),
-            PurePath(h.source_pdf).name if h.source_pdf else h.doc_id,
-            text_head(h),
-        )
+    for i, hit in enumerate(hits, start=1):
+        # a hit's companions (more blocks of its page, shown with it) follow it as "i+" rows
+        for label, h in ((str(i), hit), *((f"{i}+", c) for c in hit.companions)):
+            table.add_row(
+                label,
+                f"{h.score:.4f}",
+                "-" if h.bm25_rank is None else str(h.bm25_rank),
+                "-" if h.dense_rank is None else str(h.dense_rank),
+                h.block_type,
+                str(h.page),
+                PurePath(h.source_pdf).name if h.source_pdf else h.doc_id,
+                text_head(h),
+            )
     console.print(table)

@@ -227,29 +227,56 @@ class HybridIndex:
             ranked = list(zip(d_idx.tolist(), d_score.tolist(), strict=True))
         else:
             ranked = self._fuse(query, b_idx, d_idx, mask)
-        ranked = ranked[:k]
+        hits = self._page_hits(ranked, k)
         b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
         d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
         b_val = dict(zip(b_idx.tolist(), b_score.tolist(), strict=True))
         d_val = dict(zip(d_idx.tolist(), d_score.tolist(), strict=True))
-        q_tokens = None
-        out = []
-        for i, score in ranked:
+        q_tokens: set[str] | None = None
+
+        def package(i: int, score: float) -> EvidencePackage:
+            nonlocal q_tokens
             chunk = self.chunks[i]
             if chunk.rows and q_tokens is None:
                 q_tokens = set(self.tokenizer.tokenize(expand_query(query)))
-            out.append(
-                EvidencePackage(
-                    **chunk.model_dump(),
-                    score=float(score),
-                    bm25_rank=b_rank.get(i),
-                    dense_rank=d_rank.get(i),
-                    bm25_score=b_val.get(i),
-                    dense_score=d_val.get(i),
-                    matched_row=self._matched_row(chunk, q_tokens) if chunk.rows else None,
-                )
+            return EvidencePackage(
+                **chunk.model_dump(),
+                score=float(score),
+                bm25_rank=b_rank.get(i),
+                dense_rank=d_rank.get(i),
+                bm25_score=b_val.get(i),
+                dense_score=d_val.get(i),
+                matched_row=self._matched_row(chunk, q_tokens) if chunk.rows else None,
             )
+
+        out = []
+        for members in hits:
+            lead = package(*members[0])
+            lead.companions = [package(i, s) for i, s in members[1:]]
+            out.append(lead)
         return out
+
+    def _page_hits(self, ranked: list[tuple[int, float]], k: int) -> list[list[tuple[int, float]]]:
+        """The top k hits, each a lead chunk and up to `hit_page_members - 1` companions: chunks of
+        the lead's page ranked within `hit_merge_depth` right behind it. Two blocks of one page that
+        the ranking cannot separate (the list naming the part, the table holding the value) are one
+        hit a reader checks on one page, not two hits that push other pages out of the top k."""
+        members = max(1, self.settings.hit_page_members)
+        depth = self.settings.hit_merge_depth if members > 1 else 0
+        hits: list[list[tuple[int, float]]] = []
+        lead_of: dict[tuple[int, int], int] = {}
+        for rank, (i, score) in enumerate(ranked):
+            if rank >= depth and len(hits) >= k:
+                break
+            key = (int(self.table.doc_index[i]), int(self.table.pages[i]))
+            h = lead_of.get(key)
+            if rank < depth and h is not None and len(hits[h]) < members:
+                hits[h].append((i, score))
+                continue
+            if len(hits) < k:
+                lead_of.setdefault(key, len(hits))
+                hits.append([(i, score)])
+        return hits
 
     def _bm25_run(self, query: str, depth: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         idx, scores = self.bm25.scores(self._lexical_query(query))
@@ -394,14 +421,17 @@ class HybridIndex:
         if cfg.residual_weight <= 0 or not len(b_idx):
             return
         top_doc = self.table.doc_ids[self.table.doc_index[int(b_idx[0])]]
-        own = set(self.tokenizer.tokenize(card_text(self.cards.get(top_doc))))
-        weights = {t: w for t, w in self._lexical_query(query).items() if t not in own}
-        if not weights:
-            return
-        r_idx, r_score = self.bm25.scores(weights)
+        docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
+        if cfg.residual_local_idf:
+            r_idx, r_score = self._local_scores(self._lexical_query(query), sorted(docs))
+        else:
+            own = set(self.tokenizer.tokenize(card_text(self.cards.get(top_doc))))
+            weights = {t: w for t, w in self._lexical_query(query).items() if t not in own}
+            if not weights:
+                return
+            r_idx, r_score = self.bm25.scores(weights)
         if not len(r_idx):
             return
-        docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
         keep = np.isin(self.table.doc_index[r_idx], list(docs))
         if mask is not None:
             keep &= mask[r_idx]
@@ -409,6 +439,37 @@ class HybridIndex:
         for rank, j in enumerate(top_k(r_score, cfg.residual_depth), start=1):
             i = int(r_idx[j])
             scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (self.settings.rrf_k + rank)
+
+    def _local_scores(self, weights: dict[str, float], docs: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """BM25 over the chunks of `docs` only, with idf counted among those chunks: a word every
+        chunk of the datasheet carries (its part number, vendor, product type, a running header)
+        weighs nothing there, a word one table holds weighs most."""
+        members = np.concatenate([self._doc_chunks[d] for d in docs])
+        n = len(members)
+        inside = np.zeros(self.bm25.n_docs, dtype=bool)
+        inside[members] = True
+        w = self.bm25.weights
+        parts_i, parts_v = [], []
+        for term, qw in weights.items():
+            j = self.bm25.vocab.get(term)
+            if j is None or qw <= 0:
+                continue
+            rows = w.indices[w.indptr[j] : w.indptr[j + 1]]
+            sel = inside[rows]
+            df = int(sel.sum())
+            if not df:
+                continue
+            local = float(np.log1p((n - df + 0.5) / (df + 0.5)))
+            scale = qw * local / max(self._idf(term), 1e-6)
+            parts_i.append(rows[sel])
+            parts_v.append(w.data[w.indptr[j] : w.indptr[j + 1]][sel] * scale)
+        if not parts_i:
+            return _empty()
+        dense = np.bincount(
+            np.concatenate(parts_i), weights=np.concatenate(parts_v), minlength=self.bm25.n_docs
+        )
+        hit = np.flatnonzero(dense > 0)
+        return hit, dense[hit].astype(np.float32)
 
     def _add_row_bonus(self, query: str, scores: dict[int, float]) -> None:
         """A table chunk among the leading candidates whose best row holds the query's informative

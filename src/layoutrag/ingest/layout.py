@@ -80,6 +80,7 @@ class PyMuPDFLayoutDetector:
             out.append(Detection(map_label(cls), str(cls), 1.0, box))
         clusters = _drawing_clusters(page)
         out = snap_tables_to_rulings(out, clusters)
+        out = snap_pictures_to_drawings(out, clusters)
         return out + graphic_regions(page, out, clusters)
 
 
@@ -123,6 +124,31 @@ def snap_tables_to_rulings(detections: list[Detection], clusters: list[BBox]) ->
             for c in clusters:
                 if contains_frac(box, c) >= 0.8 and area(c) <= 2.0 * area(box):
                     box = (min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3]))
+        out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
+    return out
+
+
+PICTURE_SNAP_SHARE = 0.5  # a drawing cluster at least half inside a picture box belongs to it
+PICTURE_SNAP_GROWTH = 1.6  # ... unless taking it would grow the box more than this
+
+
+def snap_pictures_to_drawings(detections: list[Detection], clusters: list[BBox]) -> list[Detection]:
+    """Grow each picture box over the vector drawing it shows.
+
+    The model boxes a chart partly by its text (axis numbers, labels), so a curve or frame that runs
+    past the last label is cut off. A drawing cluster mostly inside the picture box is part of it,
+    as long as taking the union does not make the box much larger (then it is a neighbour).
+    """
+    out = []
+    for d in detections:
+        box = d.bbox_pdf
+        if d.label == "picture":
+            for c in clusters:
+                if area(c) <= 0 or contains_frac(c, box) < PICTURE_SNAP_SHARE:
+                    continue
+                union = (min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3]))
+                if area(union) <= PICTURE_SNAP_GROWTH * area(d.bbox_pdf):
+                    box = union
         out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
     return out
 

@@ -22,6 +22,7 @@ __all__ = [
     "Citation",
     "answer_question",
     "build_messages",
+    "evidence_list",
     "parse_citations",
 ]
 
@@ -65,6 +66,11 @@ def _evidence_block(n: int, hit: EvidencePackage) -> str:
         lines.append("Matched row: " + (" | ".join(row.cells) if row.cells else row.text))
     lines.append(hit.native_text[:EVIDENCE_TEXT_CHARS])
     return "\n".join(lines)
+
+
+def evidence_list(hits: list[EvidencePackage]) -> list[EvidencePackage]:
+    """One evidence item per chunk: each hit, then its companions, so [En] names a single block."""
+    return [x for h in hits for x in (h.model_copy(update={"companions": []}), *h.companions)]
 
 
 def build_messages(question: str, hits: list[EvidencePackage]) -> list[dict]:

@@ -357,10 +357,10 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     def answer(q: Q, k: Annotated[int, Query(ge=1, le=20)] = 6) -> JSONResponse:
         """Answer from the top evidence packages, citing them as [E1], [E2] … (needs LAYOUTRAG_LLM_*)."""
         from layoutrag.llm import llm_from_env
-        from layoutrag.serve.answer import answer_question
+        from layoutrag.serve.answer import answer_question, evidence_list
 
         question = validate_query(q, max_chars=max_q)
-        hits = state.search(question, top_k=k)
+        hits = evidence_list(state.search(question, top_k=k))
         result = answer_question(question, hits, llm_from_env("LAYOUTRAG_LLM"))
         body = result.model_dump(mode="json")
         body["hits"] = [h.model_dump(mode="json") for h in hits]

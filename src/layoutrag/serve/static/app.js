@@ -23,8 +23,12 @@ function docName(docId) {
   const c = state.docMap[docId];
   return c ? (c.file_name || c.title || docId) : docId;
 }
-function viewerHref(docId, page, chunkId, row) {
-  return "#/doc/" + encodeURIComponent(docId) + qs({ page, chunk: chunkId, row });
+function viewerHref(docId, page, chunkId, row, also) {
+  return "#/doc/" + encodeURIComponent(docId) + qs({ page, chunk: chunkId, row, also: also && also.length ? also.join(",") : undefined });
+}
+/* a hit's companions: more blocks of its page returned with it (highlighted together in the viewer) */
+function companionIds(h) {
+  return (h.companions || []).map((c) => c.chunk_id);
 }
 function pagesOf(chunk) {
   const ps = new Set((chunk.regions && chunk.regions.length ? chunk.regions.map((r) => r.page) : [chunk.page]));
@@ -125,7 +129,8 @@ function resultCard(h, i, label) {
   const pages = pagesOf(h);
   const pageText = pages.length > 1 ? `pages ${pages.join("–")}` : `page ${h.page}`;
   const ev = `<img loading="lazy" alt="evidence" src="/api/chunks/${encodeURIComponent(h.chunk_id)}/evidence.png">`;
-  const href = viewerHref(h.doc_id, h.page, h.chunk_id, h.matched_row);
+  const href = viewerHref(h.doc_id, h.page, h.chunk_id, h.matched_row, companionIds(h));
+  const comps = (h.companions || []).map((c) => `<div class="companion" data-chunk="${esc(c.chunk_id)}">+ <span class="badge ${esc(c.block_type)}">${esc(c.block_type)}</span> ${esc((c.native_text || "").slice(0, 160))}</div>`).join("");
   return `<div class="card${h.evidence_image ? "" : " noimg"}" data-chunk="${esc(h.chunk_id)}" data-href="${esc(href)}">
     <div>
       <div class="head">
@@ -136,6 +141,7 @@ function resultCard(h, i, label) {
       </div>
       <div class="path">${esc(h.toc_path || h.section_title || "")}</div>
       <div class="text">${esc(head)}</div>
+      ${comps ? `<div class="companions" title="more blocks of this page returned with this hit">${comps}</div>` : ""}
       ${mr ? `<div class="matchrow" title="table row that matches the query">row: ${esc(mr.cells && mr.cells.length ? mr.cells.join(" | ") : mr.text)}</div>` : ""}
       <div class="scores">fused <b>${fmt(h.score)}</b> · bm25 ${h.bm25_rank ? "#" + h.bm25_rank : "–"} (${fmt(h.bm25_score, 2)}) · dense ${h.dense_rank ? "#" + h.dense_rank : "–"} (${fmt(h.dense_score, 3)}) · <span class="mono">${esc(h.chunk_id)}</span></div>
     </div>
@@ -309,6 +315,7 @@ function treePanel(docs, docId, detail, curPage, curChunk, activeTypes) {
 async function viewDoc(docId, params) {
   const [docs, detail] = await Promise.all([loadDocs(), loadDetail(docId)]);
   const chunkId = params.chunk || null;
+  const also = new Set(params.also ? params.also.split(",") : []);
   const chunk = chunkId ? await api("/api/chunks/" + encodeURIComponent(chunkId)) : null;
   const hit = chunkId ? hitScores(chunkId) : null;
   let rowIdx = params.row != null && params.row !== "" ? Number(params.row) : (hit && hit.matched_row != null ? hit.matched_row : null);
@@ -329,11 +336,15 @@ async function viewDoc(docId, params) {
   const frames = shown.map((pg) => {
     const boxes = [];
     for (const c of detail.chunks) {
-      if (c.chunk_id === chunkId || !activeTypes.has(c.block_type)) continue;
+      if (c.chunk_id === chunkId || also.has(c.chunk_id) || !activeTypes.has(c.block_type)) continue;
       for (const r of c.regions) if (r.page === pg) boxes.push({ bbox: r.bbox_pdf, cls: "other t-" + c.block_type, title: `${c.block_type}: ${c.text_head}`, href: viewerHref(docId, pg, c.chunk_id), id: c.chunk_id });
     }
     if (chunk) {
       for (const r of regionsOf(chunk)) if (r.page === pg) boxes.push({ bbox: r.bbox_pdf, cls: "hit", title: `${chunk.block_type} ${chunk.chunk_id}`, id: chunk.chunk_id });
+      for (const c of detail.chunks) {
+        if (!also.has(c.chunk_id)) continue;
+        for (const r of c.regions) if (r.page === pg) boxes.push({ bbox: r.bbox_pdf, cls: "hit companion", title: `${c.block_type} ${c.chunk_id} (returned with the hit)`, id: c.chunk_id });
+      }
       const row = rowIdx != null ? chunk.rows[rowIdx] : null;
       if (row && row.page === pg) boxes.push({ bbox: row.bbox_pdf, cls: "row", title: "matched row: " + row.text, row: rowIdx });
     }
