@@ -130,20 +130,29 @@ def test_search_open_result_and_highlight_lands_on_the_bbox(
     member_boxes = [r["bbox_pdf"] for r in chunk["regions"] if r["page"] == chunk["page"]] or chunk[
         "bboxes_pdf"
     ]
-    drawn = page.eval_on_selector_all(
-        f"{frame} rect.hit",
-        "els => els.map(el => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })",
-    )
-    assert len(drawn) == len(member_boxes)
-    for (x0, y0, x1, y1), got in zip(member_boxes, drawn, strict=True):
-        expected = (img["x"] + x0 * sx, img["y"] + y0 * sy, img["x"] + x1 * sx, img["y"] + y1 * sy)
-        actual = (got["x"], got["y"], got["x"] + got["w"], got["y"] + got["h"])
-        for e, a in zip(expected, actual, strict=True):
-            assert abs(e - a) <= TOLERANCE_PX, (expected, actual)
-
-    # the table row that holds the value, when the hit names one, is highlighted where its bbox says
     hit = httpx.get(f"{server_url}/api/search", params={"q": query}).json()["hits"][0]
     assert hit["chunk_id"] == chunk_id
+    # the hit's companions (more blocks of its page returned with it) are highlighted too
+    companion_boxes = [
+        r["bbox_pdf"] for c in hit["companions"] for r in c["regions"] if r["page"] == chunk["page"]
+    ]
+    assert companion_boxes, "this query's first hit has a companion: the test must see it drawn"
+    for selector, boxes in (
+        ("rect.hit:not(.companion)", member_boxes),
+        ("rect.hit.companion", companion_boxes),
+    ):
+        drawn = page.eval_on_selector_all(
+            f"{frame} {selector}",
+            "els => els.map(el => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })",
+        )
+        assert len(drawn) == len(boxes)
+        for (x0, y0, x1, y1), got in zip(boxes, drawn, strict=True):
+            expected = (img["x"] + x0 * sx, img["y"] + y0 * sy, img["x"] + x1 * sx, img["y"] + y1 * sy)
+            actual = (got["x"], got["y"], got["x"] + got["w"], got["y"] + got["h"])
+            for e, a in zip(expected, actual, strict=True):
+                assert abs(e - a) <= TOLERANCE_PX, (expected, actual)
+
+    # the table row that holds the value, when the hit names one, is highlighted where its bbox says
     if hit["matched_row"] is not None:
         row = chunk["rows"][hit["matched_row"]]
         row_frame = f'.page-frame[data-page="{row["page"]}"]'
