@@ -210,3 +210,14 @@ def test_cards_of_generated_datasheets_match_their_ground_truth(tmp_path):
         assert codes <= set(card.part_numbers), (d.file_name, codes - set(card.part_numbers))
         wrong = [p for p in card.part_numbers if p not in codes and p != d.series]
         assert wrong == [], (d.file_name, wrong)
+        assert card.series[0] == d.series, (d.file_name, card.series)  # "8Q Series" too
+
+
+def test_a_series_named_in_the_title_block_is_the_series():
+    from layoutrag.chunking.card import _named_series
+
+    assert _named_series("8Q Series\nSMD Crystal Unit") == ["8Q"]
+    assert _named_series("HC/49US (AT49) MICROPROCESSOR CRYSTAL ABL SERIES") == ["ABL"]
+    assert _named_series("MICROPROCESSOR CRYSTAL SERIES") == []  # a word, not a code
+    assert _named_series("7M series 5.0 x 3.2 mm, the ABM5 Series and FC-155 Series") == ["7M", "ABM5", "FC-155"]
+    assert _named_series("This series of products") == []

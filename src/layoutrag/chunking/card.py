@@ -346,9 +346,31 @@ def _title_block_text(doc: Document) -> str:
     return "\n".join([*parts, *heads, *top])
 
 
-def _series_of(parts: list[str], title_parts: list[str]) -> list[str]:
-    """Series: the common alphanumeric stem of part numbers (SiT5358 of SiT5358AI-FQ033IT)."""
+# "8Q Series", "ABM5 series", "7M SERIES": the title block names the series outright
+_NAMED_SERIES_RE = re.compile(r"(?<![\w-])([A-Z0-9][A-Za-z0-9-]{0,11})\s+(?:series|SERIES|Series)\b")
+_NOT_SERIES = {"THE", "THIS", "OUR", "A", "AN", "AND", "OF", "FOR", "PRODUCT", "NEW"}
+
+
+def _named_series(title_text: str) -> list[str]:
+    """Series the title block names with the word "series": a code with a digit (8Q, 7M, ABM5: a
+    stem that starts with a digit is never found from part-number stems) or a short upper-case
+    code (ABL); a plain word ("crystal series") is not one."""
+    out: list[str] = []
+    for m in _NAMED_SERIES_RE.finditer(title_text):
+        name = m.group(1).strip("-")
+        coded = any(ch.isdigit() for ch in name) or (name.isupper() and 2 <= len(name) <= 4)
+        coded = coded and any(ch.isalpha() for ch in name)  # "525 Series" of PTS 525: not a name
+        if name.upper() not in _NOT_SERIES and coded and name not in out:
+            out.append(name)
+    return out
+
+
+def _series_of(parts: list[str], title_parts: list[str], named: list[str] | None = None) -> list[str]:
+    """Series: the ones the title block names ("8Q Series"), then the common alphanumeric stem of
+    part numbers (SiT5358 of SiT5358AI-FQ033IT)."""
     stems: Counter[str] = Counter()
+    for n in named or []:
+        stems[n] += 10
     for p in parts:
         m = re.match(r"([A-Za-z]{1,6}-?\d{2,6}[A-Za-z]?)", p)
         if m:
@@ -450,7 +472,7 @@ def build_card(doc: Document, title: str, groups: list[Group]) -> DocumentCard:
         file_name=doc.file_name,
         title=title,
         vendor=vendor,
-        series=_series_of(parts, title_parts),
+        series=_series_of(parts, title_parts, named=_named_series(title_text)),
         part_numbers=parts,
         product_type=_doc_product_type(doc, title, title_text),
         key_parameters=_key_parameters(doc),
