@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from layoutrag.cli import app
 from layoutrag.errors import IndexMissingError
-from layoutrag.index.importer import import_chunks_file, imported_dir
+from layoutrag.index.importer import import_chunks_file
 from layoutrag.index.store import build_index, current_generation, load_index
 from layoutrag.records import DocChunks, DocumentCard
 from layoutrag.service import LayoutRAG
@@ -83,7 +83,7 @@ def test_import_reports_bad_lines_and_indexes_the_rest(tmp_path: Path) -> None:
     assert "invalid chunk_id" in reasons[5] and "duplicate" in reasons[10]
     idx = load_index(DataDir(data))
     assert sorted(c.chunk_id for c in idx.chunks) == ["doc0_p1_b00", "doc0_p1_b01", "y_p3_b00"]
-    assert (imported_dir(DataDir(data)) / "doc0.json").exists()
+    assert (DataDir(data).imported / "doc0.json").exists()
     assert idx.cards["doc0"].title == "XO-0100"
 
 

@@ -91,6 +91,12 @@ class DataDir:
         return self.root / "cache"
 
     @property
+    def imported(self) -> Path:
+        """Chunks brought in with `import-chunks`, one DocChunks file a document (beside docs/, so
+        ingest never touches them)."""
+        return self.root / "imported"
+
+    @property
     def report(self) -> Path:
         return self.root / "ingest-report.json"
 

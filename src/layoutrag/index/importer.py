@@ -21,16 +21,12 @@ from layoutrag.index.tokenizer import WORD_RE, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocChunks, DocumentCard
 from layoutrag.storage import ID_RE, DataDir, atomic_write_json
 
-__all__ = ["IMPORTED_KEY", "derive_card", "import_chunks_file", "imported_dir", "parse_chunk_lines"]
+__all__ = ["IMPORTED_KEY", "derive_card", "import_chunks_file", "parse_chunk_lines"]
 
 IMPORTED_KEY = "imported"
 _REQUIRED = ("chunk_id", "doc_id", "page")
 _FIELDS = set(Chunk.model_fields)
 
-
-def imported_dir(data: DataDir) -> Path:
-    """Where imported chunks live (beside docs/, so ingest never touches them)."""
-    return data.root / "imported"
 
 
 def parse_chunk_lines(lines: list[str]) -> tuple[list[Chunk], list[tuple[int, str]]]:
@@ -123,7 +119,7 @@ def import_chunks_file(
     for c in chunks:
         by_doc.setdefault(c.doc_id, []).append(c)
     for doc_id, doc_chunks in by_doc.items():
-        path = imported_dir(data) / f"{doc_id}.json"
+        path = data.imported / f"{doc_id}.json"
         if path.exists():  # a re-import of a document merges with what is there (same id replaces)
             old = DocChunks.model_validate_json(path.read_text(encoding="utf-8")).chunks
             new_ids = {c.chunk_id for c in doc_chunks}

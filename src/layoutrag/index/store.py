@@ -47,7 +47,6 @@ from layoutrag.index.embedders import (
     resolve_embedder_name,
 )
 from layoutrag.index.hybrid import ChunkTable, HybridIndex, bm25_text, embed_text
-from layoutrag.index.importer import imported_dir
 from layoutrag.index.tokenizer import get_tokenizer
 from layoutrag.records import Chunk, DocChunks, DocumentCard
 from layoutrag.storage import DataDir, atomic_write_text
@@ -229,8 +228,8 @@ def _gather(data: DataDir) -> tuple[list[Chunk], dict[str, DocumentCard]]:
     """Indexed chunks and cards of every ingested and every imported document (ingested wins)."""
     docs: dict[str, DocChunks] = {}
     sources = []
-    if imported_dir(data).is_dir():
-        sources += sorted(imported_dir(data).glob("*.json"))
+    if data.imported.is_dir():
+        sources += sorted(data.imported.glob("*.json"))
     if data.docs.is_dir():
         sources += sorted(p / "chunks.json" for p in data.docs.iterdir() if (p / "chunks.json").is_file())
     for path in sources:
