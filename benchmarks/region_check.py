@@ -5,7 +5,8 @@ For each query: is there a chunk on its document and page whose member boxes on 
 big is the chunk compared with the region (the smallest covering chunk's on-page box area /
 region area; the median over queries is the number to keep <= 2).
 
-    .venv/bin/python benchmarks/region_check.py DATA_DIR [QUERIES.jsonl] [--misses] [--element-boxes]
+    .venv/bin/python benchmarks/region_check.py DATA_DIR [QUERIES.jsonl] [--misses] [--captions]
+        [--element-boxes]
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _components(boxes: list, max_gap: float) -> list[list[int]]:
     return [sorted(c) for c in comps]
 
 
-def table_checks(data: DataDir) -> dict[str, int]:
+def table_checks(data: DataDir, missed: list[str] | None = None) -> dict[str, int]:
     """Issue 3's done-when checks: captions directly above/below a table share its chunk; table
     chunks have rows; tables joined across a page break."""
     from layoutrag.chunking.group import _caption_candidate, is_caption_text, vertical_gap, x_overlap_frac
@@ -145,9 +146,13 @@ def table_checks(data: DataDir) -> dict[str, int]:
                 if not near:
                     continue
                 out["captions_next_to_table"] += 1
-                out["captions_with_their_table"] += any(
-                    chunk_of.get(cap.element_id) == chunk_of.get(t.element_id) for t in near
-                )
+                kept = any(chunk_of.get(cap.element_id) == chunk_of.get(t.element_id) for t in near)
+                out["captions_with_their_table"] += kept
+                if not kept and missed is not None:
+                    missed.append(
+                        f"  {doc.file_name[:34]:34} p{p.page:<3} {cap.element_id.rsplit('_', 1)[-1]} "
+                        f"{cap.label:14} {cap.text[:60]!r} (in {chunk_of.get(cap.element_id, '-')})"
+                    )
     return out
 
 
@@ -171,13 +176,17 @@ def main(argv: list[str]) -> None:
         cs = [r["ratio"] for r in rs if r["covered"]]
         med = f"{statistics.median(cs):.2f}" if cs else "-"
         print(f"{k:12} {len(rs):3} {len(cs):9} {med:>12}")
-    checks = table_checks(data)
+    missed: list[str] = []
+    checks = table_checks(data, missed)
     print(
         f"table captions directly above/below a table kept with it: {checks['captions_with_their_table']}"
         f"/{checks['captions_next_to_table']}; table chunks with rows: {checks['table_chunks_with_rows']}"
         f"/{checks['table_chunks']}; tables joined across a page break: {checks['cross_page_tables']}; "
         f"chunks with members > 18 % of the page height apart: {checks['chunks_with_far_apart_members']}"
     )
+    if "--captions" in argv:
+        print("table captions not kept with their table:")
+        print("\n".join(missed) or "  none")
     if "--misses" in argv:
         for r in rows:
             if not r["covered"] or (r["ratio"] or 0) > 2:

@@ -58,8 +58,10 @@ def test_table_caption_footnote_exact_grouping(tmp_path):
     table = dc.chunks[2]
     assert table.block_type == "table"
     assert [r.label for r in table.regions] == ["caption", "table", "footnote"]
-    # each member's slot in the block: bands meet halfway, the caption spans the block's width
-    assert table.bboxes_pdf == [(40, 140, 550, 154), (40, 154, 550, 258), (40, 258, 550, 270)]
+    # each member's slot in the block: bands meet halfway, the caption spans the block's width;
+    # the block starts at the caption's glyph tops (139.37), a little above its detected box
+    # and the footnote's (7 pt) glyph tops reach 2.3 pt above its box: the bands meet at 257.74
+    assert table.bboxes_pdf == [(40, 139.37, 550, 154), (40, 154, 550, 257.74), (40, 257.74, 550, 270)]
     assert table.native_text.splitlines()[0] == "Table 2. Electrical characteristics"
     assert table.native_text.splitlines()[-1].startswith("Note 1:")
     assert [c.indexed for c in dc.chunks] == [True, True, True, True, False]
@@ -190,6 +192,203 @@ def test_picture_holding_several_captioned_figures_is_split(tmp_path):
     ]
     assert figs[2].native_text.startswith("3.0")
     assert dc.n_unassigned == 0
+
+
+# --------------------------------------------------------------------------- segmentation rules
+_CELLS = [
+    ["Symbol", "Parameter", "Max", "Unit"],
+    ["VDD", "Supply voltage", "5.5", "V"],
+    ["T", "Temperature", "85", "C"],
+]
+
+
+def _groups(doc, tmp_path) -> list[list[str]]:
+    return [c.element_ids for c in _chunks(doc, tmp_path).chunks]
+
+
+def test_table_caption_reaches_its_table_past_subcaption_conditions_and_notes(tmp_path):
+    p1 = PageSpec(
+        [
+            Spec("caption", (40, 100, 400, 112), "Table 9. Read timing parameters", 9, True),  # 0
+            Spec("caption", (40, 116, 400, 128), "(VDD = 3.3 V, TA = 25 C)", 9),  # 1 sub-caption
+            Spec("table", (40, 132, 550, 212), cells=_CELLS),  # 2
+            Spec("caption", (40, 260, 300, 272), "Table 10. Limiting values", 9, True),  # 3
+            Spec(
+                "text", (40, 275, 550, 287), "In accordance with the Absolute Maximum Rating System.", 9
+            ),  # 4
+            Spec("table", (40, 291, 550, 351), cells=_CELLS),  # 5
+            Spec("text", (40, 354, 400, 364), "* This table is a partial list.", 7),  # 6 note
+            Spec("text", (40, 420, 550, 432), "Table 11 lists the ordering codes of all variants.", 9),  # 7
+            Spec("table", (40, 440, 550, 500), cells=_CELLS),  # 8
+            Spec("caption", (40, 560, 300, 570), "Table 12 shows the power-up defaults.", 8),  # 9
+            Spec("caption", (40, 584, 300, 594), "TABLE 12: POWER-UP DEFAULTS", 8, True),  # 10
+            Spec("table", (40, 598, 550, 658), cells=_CELLS),  # 11
+        ]
+    )
+    p2 = PageSpec(
+        [
+            Spec("section_header", (40, 60, 300, 72), "Pin Table*", 10, True),  # 0
+            Spec("table", (40, 76, 550, 156), cells=_CELLS),  # 1
+            Spec("text", (40, 159, 400, 167), "*This table is only a partial list.", 7),  # 2 note
+            Spec("text", (40, 176, 400, 186), "Table 2. Pin configuration options.", 8),  # 3 caption below
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [p1, p2])
+    assert _groups(doc, tmp_path) == [
+        element_ids(doc, 1, 0, 1, 2),  # caption over its sub-caption over the table
+        element_ids(doc, 1, 3, 4, 5, 6),  # caption, conditions line, table, note
+        element_ids(doc, 1, 7),  # "Table 11 lists ...": a sentence about a table, not its caption
+        element_ids(doc, 1, 8),
+        element_ids(doc, 1, 9),  # boxed as a caption, but a sentence about the table
+        element_ids(doc, 1, 10, 11),
+        element_ids(doc, 2, 0, 1, 2, 3),  # the caption under the table's note still reaches it
+    ]
+
+
+def test_picture_fragments_notes_and_title_lines_join_the_figure(tmp_path):
+    page = PageSpec(
+        [
+            Spec("section_header", (40, 60, 300, 72), "Ordering Information", 10, True),  # 0
+            Spec("picture", (40, 80, 300, 140), drawing=True),  # 1 ┐ one decode diagram,
+            Spec("picture", (290, 80, 550, 160), drawing=True),  # 2 ├ boxed in three
+            Spec("picture", (40, 130, 450, 200), drawing=True),  # 3 ┘ overlapping pieces
+            Spec("text", (40, 205, 400, 213), "Note: shown for the 2-pin package.", 7),  # 4
+            Spec("caption", (40, 220, 400, 230), "Figure 4. Part number decode", 8, True),  # 5
+            Spec("text", (40, 400, 200, 412), "OUTLINE DRAWING:", 10),  # 6 title line, no caption
+            Spec("picture", (40, 418, 550, 600), drawing=True),  # 7
+            Spec("text", (40, 640, 200, 652), "TAPE & REEL:", 10),  # 8 over a captioned figure
+            Spec("picture", (40, 658, 550, 760), drawing=True),  # 9
+            Spec("caption", (40, 764, 400, 774), "Figure 5. Reel dimensions", 8, True),  # 10
+            Spec("text", (40, 604, 80, 612), "NOTES:", 7),  # 11 a bare notes label under figure 7,
+            Spec("text", (90, 603, 400, 613), "A. All linear dimensions are in millimetres.", 7),  # 12 its
+            Spec("text", (90, 614, 400, 624), "B. This drawing is subject to change.", 7),  # 13 notes
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page])
+    dc = _chunks(doc, tmp_path)
+    assert [c.element_ids for c in dc.chunks] == [
+        element_ids(doc, 1, 0, 1, 2, 3, 4, 5),
+        element_ids(doc, 1, 6, 7, 11, 12, 13),
+        element_ids(doc, 1, 8),  # the figure has its caption: the line above stays text
+        element_ids(doc, 1, 9, 10),
+    ]
+    assert [c.block_type for c in dc.chunks] == ["figure", "figure", "text", "figure"]
+
+
+def test_overlapping_pictures_with_different_captions_stay_apart(tmp_path):
+    page = PageSpec(
+        [
+            Spec("caption", (40, 80, 300, 92), "Figure 7. Reset circuit", 8, True),  # 0
+            Spec("picture", (40, 100, 550, 300), drawing=True),  # 1
+            Spec("picture", (150, 120, 450, 600), drawing=True),  # 2 an over-large box across both
+            Spec("text", (40, 310, 550, 340), "Figure 8 shows a reset circuit for a CPU.", 9),  # 3
+            Spec("caption", (40, 350, 550, 362), "Figure 8. Reset circuit with a CPU", 8, True),  # 4
+            Spec("picture", (40, 366, 550, 560), drawing=True),  # 5
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page])
+    assert _groups(doc, tmp_path) == [
+        element_ids(doc, 1, 0, 1),
+        element_ids(doc, 1, 2, 4, 5),  # the big box shares figure 8's caption: one drawing
+        element_ids(doc, 1, 3),
+    ]
+
+
+def test_sub_headings_and_sub_columns_stay_in_their_list(tmp_path):
+    page = PageSpec(
+        [
+            Spec("section_header", (40, 60, 120, 70), "Features", 9, True),  # 0
+            Spec("section_header", (50, 76, 150, 86), "Analog Inputs", 9, True),  # 1 indented: sub-heading
+            Spec("list_item", (50, 90, 300, 100), "- Stereo line input", 9),  # 2
+            Spec("list_item", (50, 104, 300, 114), "- Programmable MIC gain", 9),  # 3
+            Spec("section_header", (50, 120, 160, 130), "Analog Outputs", 9, True),  # 4 sub-heading
+            Spec("list_item", (50, 134, 300, 144), "- Headphone output 62.5 mW", 9),  # 5
+            Spec("list_item", (50, 148, 300, 158), "- Line output 100 dB SNR", 9),  # 6
+            Spec(
+                "section_header", (40, 176, 140, 186), "Applications", 9, True
+            ),  # 7 not indented: new section
+            Spec("list_item", (40, 190, 300, 200), "- Portable audio", 9),  # 8
+            Spec("section_header", (40, 260, 120, 270), "FEATURES", 9, True),  # 9
+            Spec("list_item", (50, 276, 390, 286), "- Resistor solutions for special requirements:", 9),  # 10
+            Spec("list_item", (66, 292, 200, 302), "- High pulse load", 9),  # 11 ┐ sub-items in two
+            Spec("list_item", (66, 306, 200, 316), "- High voltage", 9),  # 12 │ columns under item 10
+            Spec("list_item", (66, 320, 200, 330), "- High power", 9),  # 13 │
+            Spec("list_item", (340, 292, 450, 302), "- Conductive gluing", 9),  # 14 │
+            Spec("list_item", (340, 306, 450, 316), "- Sulfur-resistant", 9),  # 15 │
+            Spec("list_item", (66, 334, 200, 344), "- Low ohmic", 9),  # 16 ┘ (read last)
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page])
+    assert _groups(doc, tmp_path) == [
+        element_ids(doc, 1, 0, 1, 2, 3, 4, 5, 6),
+        element_ids(doc, 1, 7, 8),
+        element_ids(doc, 1, 9, 10, 11, 12, 13, 14, 15, 16),
+    ]
+
+
+def test_paragraph_wrapping_into_next_column_is_one_chunk(tmp_path):
+    para = "\n".join(
+        [
+            "The LM35 series are precision temperature",
+            "sensors whose output voltage is linearly",
+            "proportional to the Celsius temperature.",
+            "The LM35 does not require any calibration",
+            "to provide typical accuracies of 0.25 C at",
+            "room temperature. The LM35 series is available packaged in",
+        ]
+    )
+    page = PageSpec(
+        [
+            Spec("section_header", (40, 100, 250, 112), "General Description", 11, True),  # 0
+            Spec("text", (40, 116, 290, 190), para, 9),  # 1 ends mid-sentence at the column's foot
+            Spec(
+                "text",
+                (310, 100, 550, 126),
+                "hermetic TO-46 transistor packages,\nwhile the LM35C is plastic.",
+                9,
+            ),
+            Spec("picture", (45, 130, 550, 260), drawing=True),  # 3 a detector box over body text
+            Spec("section_header", (310, 300, 400, 312), "Features", 11, True),  # 4
+            Spec("list_item", (310, 316, 550, 326), "- Calibrated directly in Celsius", 9),  # 5
+        ],
+        order=[2, 0, 1, 3, 4, 5],  # the continuation is read first, as a detector may order it
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page])
+    assert _groups(doc, tmp_path) == [
+        # the continuation joins its paragraph (not the title above it, nor the picture); members
+        # keep the detector's reading order
+        element_ids(doc, 1, 2, 0, 1),
+        element_ids(doc, 1, 3),
+        element_ids(doc, 1, 4, 5),
+    ]
+
+
+def test_member_slot_reaches_the_ruled_grid_around_a_tight_table_box(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
+    table = next(e for e in doc.pages[0].elements if e.label == "table")
+    assert table.bbox_pdf == (40, 156, 550, 256)  # the grid drawn by the factory
+    tight = table.model_copy(update={"bbox_pdf": (43, 159, 547, 253)})  # detector box inside the grid
+    page = doc.pages[0].model_copy(
+        update={"elements": [tight if e is table else e for e in doc.pages[0].elements]}
+    )
+    doc = doc.model_copy(update={"pages": [page]})
+    dc = _chunks(doc, tmp_path)
+    chunk = next(c for c in dc.chunks if c.block_type == "table")
+    assert chunk.bboxes_pdf[1] == (40, 154, 550, 257.74)  # the grid's edges, not the detector's
+    dc_el, _ = build_doc_chunks(doc, S.model_copy(update={"chunk_member_boxes": "element"}))
+    assert next(c for c in dc_el.chunks if c.block_type == "table").bboxes_pdf[1] == (43, 159, 547, 253)
+
+
+def test_fit_to_words_grows_a_box_to_its_own_glyphs_only():
+    from layoutrag.chunking.tiling import fit_to_words
+    from layoutrag.records import Word
+
+    words = [
+        Word(text="inside", bbox_pdf=(98, 99, 130, 111)),  # centre inside, glyphs poke out
+        Word(text="far", bbox_pdf=(100, 104, 300, 110)),  # centre inside, capped at 4 pt
+        Word(text="outside", bbox_pdf=(100, 200, 130, 210)),  # centre outside: ignored
+    ]
+    assert fit_to_words((100, 100, 200, 110), words) == (98, 99, 204, 111)
 
 
 # --------------------------------------------------------------------------- guards

@@ -78,7 +78,7 @@ def test_llm_regroups_by_indices_and_guards_hold(tmp_path, monkeypatch):
     table = next(c for c in dc.chunks if c.block_type == "table")
     assert table.description == "Electrical characteristics: 26 MHz, 12 pF"
     assert table.rows and table.header == ["Parameter", "Symbol", "Typ", "Unit"]  # rows survive regrouping
-    assert dc.key.endswith("+llm:stub-model")
+    assert dc.key.endswith("+llm:stub-model:vision")  # model and image mode are part of the key
     # the model sees numbered elements with labels and text, never coordinates
     listed = [ln for ln in prompt.splitlines() if ln.startswith("[")]
     assert [re.match(r"\[(\d+)\] (\w+):", ln).groups() for ln in listed if re.match(r"\[\d+\] \w+:", ln)] == [

@@ -43,3 +43,49 @@ def test_real_cross_page_table_is_one_chunk(shared_dir, tmp_path):
     assert len(chunk.bboxes_pdf) == sum(1 for r in chunk.regions if r.page == 1)
     assert chunk.evidence_image and data.resolve(chunk.evidence_image).exists()
     assert dc.n_unassigned == 0
+
+
+def _cut_pages(sources, out):
+    """One PDF made of the given (pdf, page) pairs, in that order."""
+    with pymupdf.open() as part:
+        for src, page in sources:
+            with pymupdf.open(src) as pdf:
+                part.insert_pdf(pdf, from_page=page - 1, to_page=page - 1)
+        part.save(out)
+    return out
+
+
+def test_real_segmentation_of_lists_wraps_and_drawings(shared_dir, tmp_path):
+    """Real first pages whose reading units the detector's boxes alone would split: a feature
+    list with indented sub-headings (SGTL5000), a list with a two-column sub-list (Vishay SMD
+    resistors), a paragraph wrapping into the next column (LM35), a part-number decode drawing
+    boxed in three overlapping pieces (Diodes D5V0L1B2LP3)."""
+    from layoutrag.ingest.pipeline import ingest_paths
+
+    ds = shared_dir / "datasheets"
+    pdf = _cut_pages(
+        [
+            (ds / "SGTL5000-1127744.pdf", 1),
+            (ds / "smdresistor.pdf", 1),
+            (ds / "SENSOR_TEMPERATURE__LM35__-55GRmin+155GRmax_10mVperGR_accura.pdf", 1),
+            (ds / "ESD-D5V0L1B2LP3.pdf", 1),
+        ],
+        tmp_path / "first-pages.pdf",
+    )
+    results = ingest_paths([pdf], tmp_path / "data", progress=False)
+    assert results[0].status == "ok", results[0].error
+    dc = load_doc_chunks(DataDir(tmp_path / "data"), results[0].doc_id)
+
+    def chunk_with(page: int, *needles: str):
+        found = [c for c in dc.chunks if c.page == page and all(n in c.native_text for n in needles)]
+        assert len(found) == 1, (page, needles, [c.native_text[:80] for c in dc.chunks if c.page == page])
+        return found[0]
+
+    features = chunk_with(1, "Analog Inputs", "Analog Outputs", "Digital I/O", "Power Supplies", "62.5 mW")
+    assert features.block_type == "list"
+    chunk_with(2, "FEATURES", "High pulse load", "Sulfur-resistant", "High ohmic")
+    description = chunk_with(3, "General Description", "hermetic TO-46")
+    assert description.block_type == "text"
+    decode = chunk_with(4, "Ordering Information", "Polarity", "Voltage Capacitance")
+    assert decode.block_type == "figure" and sum(r.label == "picture" for r in decode.regions) == 3
+    assert dc.n_unassigned == 0

@@ -18,9 +18,15 @@ import re
 from layoutrag.geometry import contains_frac
 from layoutrag.records import BBox, Element, Page
 
-__all__ = ["split_multi_figure_pictures"]
+__all__ = ["is_sub_picture", "split_multi_figure_pictures"]
 
 _FIG_RE = re.compile(r"^\s*(figure|fig\.?|图)\s*[\dA-Z]", re.IGNORECASE)
+_SUB_ID_RE = re.compile(r"_e\d+s\d+$")
+
+
+def is_sub_picture(element_id: str) -> bool:
+    """Is this a sub-picture cut from a multi-figure picture (id ``{picture id}s{k}``)?"""
+    return bool(_SUB_ID_RE.search(element_id))
 
 
 def _rows(captions: list[Element]) -> list[list[Element]]:

@@ -2,13 +2,20 @@
 
 A group is what a person reads as one thing:
 
-- a **table** with its caption (nearest, above or below, same column), the header/notes that the
-  detector split off, and the footnotes / "Note:" lines directly under it;
-- a **figure** (picture) with its caption and the callouts drawn inside it;
+- a **table** with its caption (nearest, above or below, same column; a caption reaches its table
+  past a sub-caption, the table's own note, or a short conditions line between them), the
+  header/notes that the detector split off, and the footnotes / "Note:" lines directly under it;
+  "Table 3 shows ..." is a sentence about a table, not its caption;
+- a **figure** (picture) with its caption, the callouts drawn inside it (not a paragraph the
+  picture box merely clips), the notes directly under it, and — when it has no caption — the
+  short title line right above it ("OUTLINE DRAWING:"); overlapping pictures are one drawing
+  boxed in pieces, unless they have different captions;
 - a **text run**: consecutive text, list items and formulas under one section header, in reading
   order, split at ``Settings.chunk_max_chars`` characters, at a vertical gap larger than
   ``Settings.chunk_split_gap_frac`` of the page height, at a column change, and where a text run
-  turns into a list (or back);
+  turns into a list (or back); an indented one-line heading inside a list that heads more items
+  is a sub-heading of the list, a list laid out in sub-columns stays one list, and a paragraph
+  wrapping into the next column (continued mid-sentence at the column top) stays one paragraph;
 - **page headers / footers**: kept, one group per band, not indexed — except on page 1, where the
   header band is usually the title block (vendor, series, part number) and is indexed.
 
@@ -23,8 +30,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from layoutrag.chunking.figures import is_sub_picture
 from layoutrag.config import Settings
-from layoutrag.geometry import contains_frac
+from layoutrag.geometry import contains_frac, intersection
 from layoutrag.records import Element, Page, TableRow
 
 __all__ = [
@@ -46,8 +54,19 @@ FLOW_LABELS = ("title", "section_header", "text", "list_item", "formula", "capti
 _CAPTION_RE = re.compile(
     r"^\s*(table|tab\.|figure|fig\.?|diagram|chart|graph|图|表)\s*[\dA-Z]", re.IGNORECASE
 )
+# "Table 3-1 shows the ...", "Table 18 below lists ...": a sentence referring to a table, not its caption
+_REFERENCE_RE = re.compile(
+    r"^\s*(?:table|tab\.|figure|fig\.?|diagram|chart|graph)\s*[\dA-Z][\w.\-]*\s+"
+    r"(?:is|are|was|has|have|can|may|will|also|and|or|to|through|below|above|shows?|lists?|gives?|"
+    r"describes?|summari[sz]es?|provides?|contains?|illustrates?|depicts?|presents?|defines?|details|"
+    r"specifies|outlines?|indicates?|displays?|includes?|explains?|compares?)\b",
+    re.IGNORECASE,
+)
 _TABLE_CAPTION_RE = re.compile(r"^\s*(table|tab\.|表)", re.IGNORECASE)
 _FIGURE_CAPTION_RE = re.compile(r"^\s*(figure|fig\.?|diagram|chart|graph|图)", re.IGNORECASE)
+# a bare "NOTES:" / "Notes (continued):" label
+_NOTES_LABEL_RE = re.compile(r"^\s*(notes?|注)\s*[:：]?\s*(\(cont[^)]*\))?\s*[:：]?\s*$", re.IGNORECASE)
+_ENUM_RE = re.compile(r"^\s*\(?[A-Za-z0-9]{1,2}[.)]\s")  # "A. ", "2) ", "(b) "
 _NOTE_RE = re.compile(
     r"^\s*(notes?\b|note\s*\d|\*|†|‡|\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}\)\s|注)", re.IGNORECASE
 )
@@ -58,6 +77,14 @@ CAPTION_MAX_GAP_FRAC = (
 NOTE_MAX_GAP_FRAC = 0.035  # footnotes chain downwards from the table with at most this gap
 _SHORT_PT = 24.0  # elements at most this tall side by side on one line are one grid row (key: value)
 INSIDE_FRAC = 0.6  # an element with this share of its area inside a picture/table is a callout / part of it
+TITLE_MAX_GAP_FRAC = 0.03  # a title line this close above a caption-less figure is its caption
+_FRAGMENT_OVERLAP = 0.1  # pictures overlapping by this share of the smaller one are one drawing
+_PARAGRAPH_CHARS = 150  # longer text is a paragraph, not a callout, unless it lies inside the picture
+_TITLE_LINE_CHARS = 60
+_WRAP_MIN_CHARS = 20  # a column-wrapped paragraph's continuation is at least this long
+_LABEL_GAP_PT = 24.0  # note lines this close beside a bare "NOTES:" label go on from it
+_INDENT_PT = 4.0  # a heading this much right of its section's heading is a sub-heading
+_BRIDGE_CHARS = 300  # a text between a table caption and its table up to this long joins them
 
 
 @dataclass
@@ -101,7 +128,7 @@ def vertical_gap(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def is_caption_text(text: str) -> bool:
-    return bool(_CAPTION_RE.match(text or ""))
+    return bool(_CAPTION_RE.match(text or "")) and not _REFERENCE_RE.match(text or "")
 
 
 def is_note_text(text: str) -> bool:
@@ -140,57 +167,40 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     taken: set[str] = set()
     groups: list[Group] = []
 
-    # anchors: one group per table / picture
-    anchor_groups: dict[str, Group] = {}
-    for e in els:
-        if e.label in ANCHOR_LABELS:
-            g = Group(members=[e], block_type="table" if e.label == "table" else "figure")
-            anchor_groups[e.element_id] = g
-            groups.append(g)
-            taken.add(e.element_id)
+    # anchors: one group per table / picture; the fragments of one drawing (overlapping pictures)
+    # share one group
     anchors = [e for e in els if e.label in ANCHOR_LABELS]
+    anchor_groups: dict[str, Group] = {}
+    for members in _anchor_clusters(anchors, els, h):
+        g = Group(
+            members=members, block_type="table" if any(m.label == "table" for m in members) else "figure"
+        )
+        groups.append(g)
+        for m in members:
+            anchor_groups[m.element_id] = g
+            taken.add(m.element_id)
 
-    # callouts and detector fragments lying inside an anchor belong to it
+    # callouts and detector fragments lying inside an anchor belong to it (a paragraph the
+    # detector's picture box only clips is not a callout)
     for e in els:
         if e.element_id in taken or e.label in BAND_LABELS:
             continue
-        inside = [a for a in anchors if contains_frac(e.bbox_pdf, a.bbox_pdf) >= INSIDE_FRAC]
+        inside = [
+            a
+            for a in anchors
+            if contains_frac(e.bbox_pdf, a.bbox_pdf) >= INSIDE_FRAC and not _clipped_paragraph(e, a)
+        ]
         if inside:
             host = min(inside, key=lambda a: _box_area(a.bbox_pdf))
             anchor_groups[host.element_id].members.append(e)
             taken.add(e.element_id)
 
-    # captions: nearest anchor above/below, same column, nothing in between
-    for e in els:
-        if e.element_id in taken or not _caption_candidate(e):
-            continue
-        host = _caption_host(e, anchors, els, taken, h)
-        if host is not None:
-            anchor_groups[host.element_id].members.append(e)
-            taken.add(e.element_id)
-
-    # footnotes / notes directly under a table, chained downwards
-    for a in anchors:
-        if a.label != "table":
-            continue
-        g = anchor_groups[a.element_id]
-        bottom = max(m.bbox_pdf[3] for m in g.members if m.bbox_pdf[1] >= a.bbox_pdf[1] - 1)
-        for e in els:
-            if e.element_id in taken or e.label not in ("footnote", "text", "list_item", "caption"):
-                continue
-            if e.bbox_pdf[1] < a.bbox_pdf[3] - 2:
-                continue
-            if e.label != "footnote" and not is_note_text(e.text):
-                continue
-            if x_overlap_frac(e.bbox_pdf, a.bbox_pdf) < 0.5:
-                continue
-            if e.bbox_pdf[1] - bottom > NOTE_MAX_GAP_FRAC * h:
-                continue
-            if _blocked(e.bbox_pdf, (a.bbox_pdf[0], bottom, a.bbox_pdf[2], e.bbox_pdf[1]), els, taken, e):
-                continue
-            g.members.append(e)
-            taken.add(e.element_id)
-            bottom = max(bottom, e.bbox_pdf[3])
+    # captions, then notes under tables / figures, then captions again: a caption under a table's
+    # footnote, or over a sub-caption, is reached once the element between them has joined
+    _attach_captions(els, anchors, anchor_groups, taken, h)
+    _attach_notes(els, anchors, anchor_groups, taken, h)
+    _attach_captions(els, anchors, anchor_groups, taken, h)
+    _attach_title_lines(els, anchors, anchor_groups, taken, h)
 
     # header / footer bands
     for label in BAND_LABELS:
@@ -202,7 +212,9 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
             taken.update(e.element_id for e in band)
 
     # text runs over what is left; a run of headings alone right above a table/figure titles it
-    for run in _text_runs(els, taken, h, settings):
+    # (headings nearest their table first, so a heading stacked over another one reaches it too)
+    runs = _text_runs(els, taken, h, settings)
+    for run in sorted(runs, key=lambda r: -max(m.bbox_pdf[3] for m in r.members)):
         host = (
             _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
         )
@@ -219,6 +231,178 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     return groups
 
 
+def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) -> list[list[Element]]:
+    """Anchors that belong to one group, in reading order: pictures whose boxes overlap by at least
+    ``_FRAGMENT_OVERLAP`` of the smaller one (a drawing the detector boxed in pieces, or a picture
+    inside a picture), except sub-pictures cut from a multi-figure picture (figures.py) and pictures
+    that have different figure captions (two figures under one over-large detector box). A table
+    inside a picture's box keeps its own group: such pictures are mostly the detector boxing a
+    whole page region, and the table is what a reader looks up."""
+    n = len(anchors)
+    parent = list(range(n))
+    captions: dict[int, set[str]] = {}
+    for i, a in enumerate(anchors):
+        cap = _nearest_figure_caption(a, els, page_h) if a.label == "picture" else None
+        captions[i] = {cap.element_id} if cap is not None else set()
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            ai, aj = anchors[i], anchors[j]
+            if ai.label != "picture" or aj.label != "picture":
+                continue
+            if is_sub_picture(ai.element_id) or is_sub_picture(aj.element_id):
+                continue  # cut apart on purpose, one per figure caption
+            a, b = ai.bbox_pdf, aj.bbox_pdf
+            if intersection(a, b) < _FRAGMENT_OVERLAP * min(_box_area(a), _box_area(b)):
+                continue
+            ri, rj = find(i), find(j)
+            if ri == rj or (captions[ri] and captions[rj] and not captions[ri] & captions[rj]):
+                continue
+            parent[ri] = rj
+            captions[rj] |= captions[ri]
+    clusters: dict[int, list[Element]] = {}
+    for i in range(n):
+        clusters.setdefault(find(i), []).append(anchors[i])
+    return sorted(clusters.values(), key=lambda c: min(m.order for m in c))
+
+
+def _nearest_figure_caption(pic: Element, els: list[Element], page_h: float) -> Element | None:
+    """The closest caption (above, below or inside) of a picture, by vertical gap."""
+    best: tuple[float, Element] | None = None
+    for e in els:
+        if not _caption_candidate(e) or _TABLE_CAPTION_RE.match(e.text or ""):
+            continue
+        if x_overlap_frac(e.bbox_pdf, pic.bbox_pdf) < 0.3:
+            continue
+        gap = vertical_gap(e.bbox_pdf, pic.bbox_pdf)
+        if gap > CAPTION_MAX_GAP_FRAC * page_h:
+            continue
+        if best is None or gap < best[0]:
+            best = (gap, e)
+    return best[1] if best else None
+
+
+def _clipped_paragraph(e: Element, anchor: Element) -> bool:
+    """A long paragraph that a picture box covers only in part: the detector's box overlaps body
+    text, the paragraph is not a callout of the drawing."""
+    return (
+        anchor.label == "picture"
+        and e.label in ("text", "list_item")
+        and len(e.text or "") > _PARAGRAPH_CHARS
+        and contains_frac(e.bbox_pdf, anchor.bbox_pdf) < 0.9
+    )
+
+
+def _host_members(a: Element, anchor_groups: dict[str, Group]) -> list[Element]:
+    return anchor_groups[a.element_id].members
+
+
+def _attach_captions(
+    els: list[Element], anchors: list[Element], anchor_groups: dict[str, Group], taken: set[str], h: float
+) -> None:
+    """Captions: nearest anchor above/below, same column, nothing in between but the anchor's own
+    members. A table caption may bring the short conditions / notes line between it and its table."""
+    for e in els:
+        if e.element_id in taken or not _caption_candidate(e):
+            continue
+        found = _caption_host(e, anchors, els, taken, h, anchor_groups)
+        if found is not None:
+            host, bridge = found
+            anchor_groups[host.element_id].members.extend([e, *bridge])
+            taken.add(e.element_id)
+            taken.update(b.element_id for b in bridge)
+
+
+def _attach_notes(
+    els: list[Element], anchors: list[Element], anchor_groups: dict[str, Group], taken: set[str], h: float
+) -> None:
+    """Footnotes / "Note:" lines directly under a table or figure, chained downwards (tables
+    first: a table's notes are not its surrounding picture's)."""
+    for a in sorted(anchors, key=lambda a: a.label != "table"):
+        g = anchor_groups[a.element_id]
+        if a is not max((m for m in g.members if m.label in ANCHOR_LABELS), key=lambda m: m.bbox_pdf[3]):
+            continue  # one pass per group, from its lowest anchor
+        bottom = max(m.bbox_pdf[3] for m in g.members if m.bbox_pdf[1] >= a.bbox_pdf[1] - 1)
+        block: list[Element] = []  # a bare "NOTES:" label and the note lines beside / under it
+        for e in els:
+            if e.element_id in taken or e.label not in ("footnote", "text", "list_item", "caption"):
+                continue
+            if e.bbox_pdf[1] < a.bbox_pdf[3] - 2:
+                continue
+            continues = any(_continues_label(e, b) for b in block)
+            if e.label != "footnote" and not is_note_text(e.text) and not continues:
+                continue
+            if x_overlap_frac(e.bbox_pdf, a.bbox_pdf) < 0.5:
+                continue
+            if e.bbox_pdf[1] - bottom > NOTE_MAX_GAP_FRAC * h:
+                continue
+            strip = (a.bbox_pdf[0], bottom, a.bbox_pdf[2], e.bbox_pdf[1])
+            if _blocked(e.bbox_pdf, strip, els, taken, e, exclude=g.members):
+                continue
+            g.members.append(e)
+            taken.add(e.element_id)
+            bottom = max(bottom, e.bbox_pdf[3])
+            if continues or _NOTES_LABEL_RE.match(e.text or ""):
+                block.append(e)
+
+
+def _continues_label(e: Element, prev: Element) -> bool:
+    """Does `e` go on from `prev` in a notes block: beside it on its line, or right under it?"""
+    eb, pb = e.bbox_pdf, prev.bbox_pdf
+    if _same_line(eb, pb) and 0 <= eb[0] - pb[2] <= _LABEL_GAP_PT:
+        return True
+    # under it: the next line, or the next enumerated note ("B. ...") a little further down
+    reach = _LABEL_GAP_PT if _ENUM_RE.match(e.text or "") else _LABEL_GAP_PT / 4
+    return 0 <= eb[1] - pb[1] and vertical_gap(eb, pb) <= reach and x_overlap_frac(eb, pb) >= 0.5
+
+
+def _is_title_line(e: Element) -> bool:
+    """A short one-line title ("OUTLINE DRAWING:", "TAPE & REEL:"): upper-case or ending in a colon."""
+    text = (e.text or "").strip()
+    if e.label not in ("text", "section_header") or not text or "\n" in text or len(text) > _TITLE_LINE_CHARS:
+        return False
+    letters = [c for c in text if c.isalpha()]
+    wordy = "=" not in text and len(letters) >= 0.7 * len(text.replace(" ", ""))  # not a formula / value
+    upper = len(letters) >= 3 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+    return wordy and (text.endswith(":") or upper)
+
+
+def _attach_title_lines(
+    els: list[Element], anchors: list[Element], anchor_groups: dict[str, Group], taken: set[str], h: float
+) -> None:
+    """A figure without a caption takes the short title line right above it as its caption."""
+    for a in anchors:
+        g = anchor_groups[a.element_id]
+        if a.label != "picture" or g.block_type != "figure":
+            continue
+        if any(m.label == "caption" or (m.label != "picture" and is_caption_text(m.text)) for m in g.members):
+            continue
+        top = min(m.bbox_pdf[1] for m in g.members)
+        best: tuple[float, Element] | None = None
+        for e in els:
+            if e.element_id in taken or not _is_title_line(e):
+                continue
+            eb = e.bbox_pdf
+            if eb[3] > a.bbox_pdf[1] + 2 or x_overlap_frac(eb, a.bbox_pdf) < 0.5:
+                continue
+            gap = max(0.0, top - eb[3])
+            if gap > TITLE_MAX_GAP_FRAC * h:
+                continue
+            if _blocked(eb, (eb[0], eb[3], eb[2], top), els, taken, e, exclude=g.members):
+                continue
+            if best is None or gap < best[0]:
+                best = (gap, e)
+        if best is not None:
+            g.members.append(best[1])
+            taken.add(best[1].element_id)
+
+
 def _final_type(g: Group) -> str:
     if g.block_type in BAND_LABELS:
         return g.block_type
@@ -231,7 +415,7 @@ def _box_area(b: Sequence[float]) -> float:
 
 def _caption_candidate(e: Element) -> bool:
     if e.label == "caption":
-        return True
+        return not _REFERENCE_RE.match(e.text or "")  # "Table 5-4 shows ..." boxed as a caption
     if e.label in ("text", "section_header", "footnote"):
         return is_caption_text(e.text) and len(e.text) < 300
     return False
@@ -244,29 +428,38 @@ def _titled_anchor(
     last = max(run.members, key=lambda m: m.bbox_pdf[3])
     lb = last.bbox_pdf
     best: tuple[float, Group] | None = None
-    for g in anchor_groups.values():
-        top = min(g.members, key=lambda m: m.bbox_pdf[1])
-        tb = top.bbox_pdf
-        if tb[1] < lb[3] - 2 or x_overlap_frac(lb, tb) < 0.3:
-            continue
-        gap = tb[1] - lb[3]
-        if gap > CAPTION_MAX_GAP_FRAC * page_h:
-            continue
-        strip = (max(lb[0], tb[0]), lb[3], min(lb[2], tb[2]), tb[1])
-        if _strip_blocked(strip, els, [*run.members, *g.members], top):
-            continue
-        if best is None or gap < best[0]:
-            best = (gap, g)
+    for g in {id(g): g for g in anchor_groups.values()}.values():
+        # the heading sits above one of the group's anchors (a picture boxed in pieces has
+        # several), over or beside the group's own caption
+        for top in (m for m in g.members if m.label in ANCHOR_LABELS):
+            tb = top.bbox_pdf
+            if tb[1] < lb[3] - 2 or x_overlap_frac(lb, tb) < 0.3:
+                continue
+            gap = tb[1] - lb[3]
+            if gap > CAPTION_MAX_GAP_FRAC * page_h:
+                continue
+            strip = (max(lb[0], tb[0]), lb[3], min(lb[2], tb[2]), tb[1])
+            if _strip_blocked(strip, els, [*run.members, *g.members], top):
+                continue
+            if best is None or gap < best[0]:
+                best = (gap, g)
     return best[1] if best else None
 
 
 def _caption_host(
-    cap: Element, anchors: list[Element], els: list[Element], taken: set[str], page_h: float
-) -> Element | None:
-    best: tuple[float, Element] | None = None
+    cap: Element,
+    anchors: list[Element],
+    els: list[Element],
+    taken: set[str],
+    page_h: float,
+    anchor_groups: dict[str, Group] | None = None,
+) -> tuple[Element, list[Element]] | None:
+    """The anchor a caption belongs to, and the elements bridging them (see `_bridge`)."""
+    best: tuple[float, Element, list[Element]] | None = None
     for a in anchors:
         if x_overlap_frac(cap.bbox_pdf, a.bbox_pdf) < 0.3:
             continue
+        own = anchor_groups[a.element_id].members if anchor_groups else [a]
         cb, ab = cap.bbox_pdf, a.bbox_pdf
         cy = (cb[1] + cb[3]) / 2
         if cy <= ab[1]:  # caption above the anchor
@@ -284,18 +477,68 @@ def _caption_host(
             gap, between, penalty = 0.0, None, 0.0
         if gap > CAPTION_MAX_GAP_FRAC * page_h:
             continue
-        if between is not None and _blocked(cap.bbox_pdf, between, els, taken, cap, exclude=a):
-            continue
         kind_match = (_TABLE_CAPTION_RE.match(cap.text) and a.label == "table") or (
             _FIGURE_CAPTION_RE.match(cap.text) and a.label == "picture"
         )
         kind_clash = (_TABLE_CAPTION_RE.match(cap.text) and a.label == "picture") or (
             _FIGURE_CAPTION_RE.match(cap.text) and a.label == "table"
         )
+        bridge: list[Element] = []
+        if between is not None:
+            blockers = _blockers(cap.bbox_pdf, between, els, cap, exclude=own)
+            if blockers:
+                above_table = a.label == "table" and cy <= ab[1] and kind_match
+                bridge = _bridge(cap, a, blockers, taken, page_h) if above_table else []
+                if not bridge:
+                    continue
         score = gap + penalty - (20.0 if kind_match else 0.0) + (40.0 if kind_clash else 0.0)
         if best is None or score < best[0]:
-            best = (score, a)
-    return best[1] if best else None
+            best = (score, a, bridge)
+    return (best[1], best[2]) if best else None
+
+
+def _bridge(
+    cap: Element, table: Element, blockers: list[Element], taken: set[str], page_h: float
+) -> list[Element]:
+    """The short text lines between a "Table N" caption and the table under it (test conditions,
+    "In accordance with ...", "Bit positions labelled x ..."), when they chain caption -> table
+    with small gaps; empty when anything else sits between them."""
+    chain = sorted(blockers, key=lambda o: o.bbox_pdf[1])
+    if any(
+        o.element_id in taken
+        or o.label not in ("text", "footnote", "caption")
+        or len(o.text or "") > _BRIDGE_CHARS
+        for o in chain
+    ):
+        return []
+    prev = cap.bbox_pdf[3]
+    for o in [*chain, table]:
+        if o.bbox_pdf[1] - prev > NOTE_MAX_GAP_FRAC * page_h:
+            return []
+        prev = max(prev, o.bbox_pdf[3])
+    return chain
+
+
+def _blockers(
+    subject: Sequence[float],
+    between: Sequence[float],
+    els: list[Element],
+    who: Element,
+    exclude: Iterable[Element] = (),
+) -> list[Element]:
+    """The other content elements in the strip between `who` and its would-be host."""
+    if between[3] - between[1] <= 1.0:
+        return []
+    skip = {who.element_id, *(x.element_id for x in exclude)}
+    out = []
+    for o in els:
+        if o.element_id in skip or o.label in BAND_LABELS:
+            continue
+        ob = o.bbox_pdf
+        cy = (ob[1] + ob[3]) / 2
+        if between[1] + 1 < cy < between[3] - 1 and x_overlap_frac(ob, subject) > 0.3:
+            out.append(o)
+    return out
 
 
 def _blocked(
@@ -304,19 +547,10 @@ def _blocked(
     els: list[Element],
     taken: set[str],
     who: Element,
-    exclude: Element | None = None,
+    exclude: Iterable[Element] = (),
 ) -> bool:
     """Is there another content element in the strip between `who` and its would-be host?"""
-    if between[3] - between[1] <= 1.0:
-        return False
-    for o in els:
-        if o is who or o is exclude or o.label in BAND_LABELS:
-            continue
-        ob = o.bbox_pdf
-        cy = (ob[1] + ob[3]) / 2
-        if between[1] + 1 < cy < between[3] - 1 and x_overlap_frac(ob, subject) > 0.3:
-            return True
-    return False
+    return bool(_blockers(subject, between, els, who, exclude))
 
 
 def _text_runs(els: list[Element], taken: set[str], page_h: float, settings: Settings) -> list[Group]:
@@ -339,7 +573,64 @@ def _text_runs(els: list[Element], taken: set[str], page_h: float, settings: Set
         else:
             best[1].append(e)
         taken.add(e.element_id)
-    return [Group(members=r, block_type="text") for r in runs]
+    _join_column_wraps(runs, els, settings.chunk_max_chars)
+    return [Group(members=r, block_type="text") for r in runs if r]
+
+
+_SENTENCE_END = (".", "!", "?", ":", ";", "。", "：")
+
+
+def _join_column_wraps(runs: list[list[Element]], els: list[Element], max_chars: int) -> None:
+    """A paragraph that wraps into the next column is one unit: a text starting mid-sentence (lower
+    case) at the top of a column continues the paragraph that ends mid-sentence at the bottom of
+    the column to its left. It moves, with what follows it in its run, to that paragraph's run."""
+    for run in runs:
+        for k, e in enumerate(run):
+            if e.label != "text" or any(not _is_heading(m) for m in run[:k]):
+                continue
+            text = (e.text or "").lstrip()
+            if len(text) < _WRAP_MIN_CHARS or not text[0].islower():
+                continue
+            eb = e.bbox_pdf
+            above = [
+                o
+                for o in els
+                if o is not e
+                and o.label in ("text", "list_item")
+                and x_overlap_frac(o.bbox_pdf, eb) >= 0.2
+                and o.bbox_pdf[3] <= eb[1] + 2
+            ]
+            if above:
+                continue  # not the top of its column
+            target = _wrapped_from(runs, run, e)
+            if target is None:
+                continue
+            tail = run[k:]
+            if sum(len(m.text) for m in [*target, *tail]) > max_chars:
+                continue
+            target.extend(tail)
+            del run[k:]
+            break
+
+
+def _wrapped_from(runs: list[list[Element]], own: list[Element], e: Element) -> list[Element] | None:
+    """The run whose last member is a paragraph ending mid-sentence at the foot of the column left of `e`."""
+    eb = e.bbox_pdf
+    best: tuple[float, list[Element]] | None = None
+    for run in runs:
+        if run is own or not run:
+            continue
+        p = run[-1]
+        pb = p.bbox_pdf
+        text = (p.text or "").rstrip()
+        if p.label != "text" or len(text) < _PARAGRAPH_CHARS or text.endswith(_SENTENCE_END):
+            continue
+        if pb[2] > eb[0] + 2 or pb[3] < eb[3]:
+            continue  # not in a column to the left, or ending higher than e
+        dist = eb[0] - pb[2]
+        if best is None or dist < best[0]:
+            best = (dist, run)
+    return best[1] if best else None
 
 
 def _is_heading(e: Element) -> bool:
@@ -361,9 +652,9 @@ def _join_distance(
     """How far `e` is from continuing `run` (None: it cannot)."""
     last = run[-1]
     only_headings = all(_is_heading(m) for m in run)
-    if _is_heading(e) and not (only_headings and e.label == last.label):
+    if _is_heading(e) and not (only_headings and e.label == last.label) and not _sub_heading(run, e, els):
         return None  # a heading opens a section
-    if _is_heading(e) and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf):
+    if _is_heading(e) and _is_heading(last) and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf):
         return None  # a page-wide title over a column heading: not one heading block
     lb, eb = last.bbox_pdf, e.bbox_pdf
     short = max(lb[3] - lb[1], eb[3] - eb[1]) <= _SHORT_PT
@@ -373,6 +664,12 @@ def _join_distance(
             return None
         dist = hgap / 4
     else:
+        if e.label == "list_item" and _is_list_run(run):
+            # a list laid out in sub-columns (items side by side under a wide item) goes on below
+            # the run's lowest item in e's own column, not only below the item visited last
+            col = [m for m in run if x_overlap_frac(m.bbox_pdf, eb) >= 0.2 and m.bbox_pdf[1] < eb[1] - 2]
+            if col:
+                lb = max(col, key=lambda m: m.bbox_pdf[3]).bbox_pdf
         if x_overlap_frac(lb, eb) < 0.2:
             return None  # another column
         if eb[1] < lb[1] + 2:
@@ -383,7 +680,7 @@ def _join_distance(
         strip = (max(lb[0], eb[0]), lb[3], min(lb[2], eb[2]), eb[1])
         if _strip_blocked(strip, els, run, e):
             return None
-    if not only_headings:
+    if not only_headings and not _is_heading(e):
         content = [m for m in run if not _is_heading(m)]
         if (e.label == "list_item") != (content[-1].label == "list_item") and "formula" not in (
             e.label,
@@ -393,6 +690,37 @@ def _join_distance(
         if sum(len(m.text) for m in run) + len(e.text) > max_chars:
             return None
     return dist
+
+
+def _is_list_run(run: list[Element]) -> bool:
+    content = [m for m in run if not _is_heading(m)]
+    return bool(content) and all(m.label == "list_item" for m in content)
+
+
+def _sub_heading(run: list[Element], e: Element, els: list[Element]) -> bool:
+    """A one-line heading indented under the heading of a list run that introduces more items
+    ("Features" > "Analog Inputs" > items): a sub-heading inside the list, not a new section."""
+    head = run[0]
+    text = (e.text or "").strip()
+    if not (
+        _is_heading(head)
+        and _is_list_run(run)
+        and e.bbox_pdf[0] >= head.bbox_pdf[0] + _INDENT_PT
+        and "\n" not in text
+        and len(text) <= _TITLE_LINE_CHARS
+    ):
+        return False
+    eb = e.bbox_pdf
+    below = [
+        o
+        for o in els
+        if o is not e
+        and o.label not in BAND_LABELS
+        and o.bbox_pdf[1] >= eb[3] - 2
+        and x_overlap_frac(o.bbox_pdf, eb) >= 0.2
+    ]
+    nxt = min(below, key=lambda o: o.bbox_pdf[1], default=None)
+    return nxt is not None and nxt.label == "list_item"  # what it heads is more of the list
 
 
 def _strip_blocked(strip: Sequence[float], els: list[Element], run: list[Element], e: Element) -> bool:

@@ -22,9 +22,9 @@ from layoutrag.chunking.card import build_card
 from layoutrag.chunking.describe import describe_group, keywords_for
 from layoutrag.chunking.evidence import write_evidence
 from layoutrag.chunking.figures import split_multi_figure_pictures
-from layoutrag.chunking.group import Group, apply_guards, group_page
-from layoutrag.chunking.tables import join_continued_tables, table_rows
-from layoutrag.chunking.tiling import tile_boxes
+from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_page
+from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_rows
+from layoutrag.chunking.tiling import fit_to_words, tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
@@ -33,7 +33,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
 
-CHUNK_STAGE_VERSION = "chunk-7"
+CHUNK_STAGE_VERSION = "chunk-8"
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +91,7 @@ def build_doc_chunks(
 ) -> tuple[DocChunks, list[Group]]:
     """The document's card and chunks (without evidence images), and the groups they came from."""
     # a picture holding several captioned figures is read as one picture per figure (figures.py)
+    detected = doc
     doc = doc.model_copy(update={"pages": [split_multi_figure_pictures(p) for p in doc.pages]})
     pdf_path = _pdf_path(doc, data)
     pdf: pymupdf.Document | None = None
@@ -101,6 +102,7 @@ def build_doc_chunks(
             pdf = None
     try:
         groups_by_page = group_document(doc, settings, pdf)
+        fitted = fitted_boxes(detected, pdf)  # sub-pictures keep the exact tiles they were cut as
     finally:
         if pdf is not None:
             pdf.close()
@@ -109,7 +111,7 @@ def build_doc_chunks(
         from layoutrag.chunking.enrich import enrich_groups
 
         try:
-            groups = enrich_groups(doc, groups, llm, settings)
+            groups = enrich_groups(doc, groups, llm, settings, data=data)
         except Exception as e:  # the optional pass never breaks ingest
             log.warning("LLM enrichment skipped for %s: %s", doc.doc_id, e)
     all_elements = [e for p in doc.pages for e in sorted(p.elements, key=lambda x: x.order)]
@@ -118,7 +120,7 @@ def build_doc_chunks(
     title = document_title(doc)
     sections = assign_sections(doc, title)
     card = build_card(doc, title, groups)
-    chunks = _to_chunks(doc, groups, sections, card, settings)
+    chunks = _to_chunks(doc, groups, sections, card, settings, fitted)
     return DocChunks(key=key, card=card, chunks=chunks, n_unassigned=n_unassigned), groups
 
 
@@ -128,6 +130,7 @@ def _to_chunks(
     sections: dict[str, SectionInfo],
     card: DocumentCard,
     settings: Settings,
+    fitted: dict[str, BBox] | None = None,
 ) -> list[Chunk]:
     pages = {p.page: p for p in doc.pages}
     for g in groups:
@@ -144,7 +147,7 @@ def _to_chunks(
         )
         sec = sections.get(anchor.element_id) or SectionInfo("", "")
         page = pages.get(first.page)
-        boxes = _member_boxes(g, settings.chunk_member_boxes)
+        boxes = _member_boxes(g, settings.chunk_member_boxes, fitted)
         chunks.append(
             Chunk(
                 chunk_id=f"{doc.doc_id}_p{first.page}_b{nn:02d}",
@@ -172,17 +175,36 @@ def _to_chunks(
     return chunks
 
 
-def _member_boxes(g: Group, mode: str) -> list[BBox]:
+def fitted_boxes(doc: Document, pdf: pymupdf.Document | None) -> dict[str, BBox]:
+    """Each element's box grown to its own words (tiling.fit_to_words) and, for tables and
+    pictures, to the ruling lines drawn across its edge (tables.ruled_boxes): the extent a reader
+    sees. Grouping uses the detector's boxes; the stored slot boxes start from these."""
+    out: dict[str, BBox] = {}
+    for page in doc.pages:
+        for e in page.elements:
+            out[e.element_id] = (
+                e.bbox_pdf if e.label in ANCHOR_LABELS else fit_to_words(e.bbox_pdf, page.words)
+            )
+        anchors = {e.element_id: e.bbox_pdf for e in page.elements if e.label in ANCHOR_LABELS}
+        if pdf is not None and anchors and 1 <= page.page <= pdf.page_count:
+            with contextlib.suppress(Exception):
+                out.update(ruled_boxes(pdf[page.page - 1], anchors))
+    return out
+
+
+def _member_boxes(g: Group, mode: str, fitted: dict[str, BBox] | None = None) -> list[BBox]:
     """One box per member: the element's own box ("element") or its slot in the chunk's block on
-    that page ("slot", see tiling.py)."""
+    that page ("slot", see tiling.py), cut from the members' fitted boxes (`fitted_boxes`)."""
     if mode == "element":
         return [m.bbox_pdf for m in g.members]
     if mode != "slot":
         raise ValueError(f"chunk_member_boxes must be 'slot' or 'element', not {mode!r}")
-    out: list[BBox] = [m.bbox_pdf for m in g.members]
+    fitted = fitted or {}
+    own: list[BBox] = [fitted.get(m.element_id, m.bbox_pdf) for m in g.members]
+    out: list[BBox] = list(own)
     for page in {m.page for m in g.members}:
         idx = [i for i, m in enumerate(g.members) if m.page == page]
-        for i, b in zip(idx, tile_boxes([g.members[i].bbox_pdf for i in idx]), strict=True):
+        for i, b in zip(idx, tile_boxes([own[i] for i in idx]), strict=True):
             out[i] = b
     return out
 
@@ -205,7 +227,9 @@ def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
     from layoutrag.llm import llm_from_env
 
     llm = llm_from_env("LAYOUTRAG_LLM")
-    key = chunks_key(doc, settings, extra=f"llm:{llm.model}" if llm is not None else "")
+    # the LLM pass's model and whether it saw the page image are part of what the chunks depend on
+    extra = f"llm:{llm.model}:{'vision' if settings.llm_vision else 'text'}" if llm is not None else ""
+    key = chunks_key(doc, settings, extra=extra)
     path = data.chunks_json(doc.doc_id)
     if path.exists():
         try:

@@ -23,6 +23,7 @@ from layoutrag.records import BBox, Element, Page, TableRow, Word
 
 __all__ = [
     "join_continued_tables",
+    "ruled_boxes",
     "rows_from_pymupdf",
     "rows_from_words",
     "table_rows",
@@ -263,6 +264,56 @@ def rows_from_words(
 
 def _reading(ws: list[Word]) -> list[Word]:
     return [w for line in _text_lines(ws) for w in line]
+
+
+# --------------------------------------------------------------------------- ruled extent
+_SNAP_PT = 8.0  # a ruling this close outside a detected table/picture box is its edge
+
+
+def ruled_boxes(page: pymupdf.Page | None, boxes: dict[str, BBox]) -> dict[str, BBox]:
+    """Each box grown to the ruling lines and frames drawn across its edge.
+
+    Detectors box a ruled table (or a framed drawing) a few points inside its outer lines; the
+    drawn grid is the table's real extent. A drawing item (line, rectangle, curve) that touches the
+    box and reaches at most ``_SNAP_PT`` beyond it extends the box; bigger items (page frames,
+    neighbouring tables) are ignored."""
+    if page is None or not boxes:
+        return dict(boxes)
+    try:
+        drawings = page.get_drawings()
+    except Exception:
+        return dict(boxes)
+    items: list[BBox] = []
+    for d in drawings:
+        for item in d.get("items", []):
+            pts = [p for p in item[1:] if isinstance(p, pymupdf.Point)]
+            if item[0] == "re":
+                r = pymupdf.Rect(item[1])
+            elif item[0] == "qu":
+                r = item[1].rect
+            elif pts:
+                r = pymupdf.Rect(pts[0], pts[0])
+                for p in pts[1:]:
+                    r |= p
+            else:
+                continue
+            items.append(_to_display(page, r))
+    out: dict[str, BBox] = {}
+    for key, b in boxes.items():
+        grown = list(b)
+        for r in items:
+            if r[2] < b[0] - 1 or r[0] > b[2] + 1 or r[3] < b[1] - 1 or r[1] > b[3] + 1:
+                continue  # does not touch the box
+            if (
+                r[0] < b[0] - _SNAP_PT
+                or r[1] < b[1] - _SNAP_PT
+                or r[2] > b[2] + _SNAP_PT
+                or r[3] > b[3] + _SNAP_PT
+            ):
+                continue
+            grown = [min(grown[0], r[0]), min(grown[1], r[1]), max(grown[2], r[2]), max(grown[3], r[3])]
+        out[key] = (grown[0], grown[1], grown[2], grown[3])
+    return out
 
 
 # --------------------------------------------------------------------------- continuation

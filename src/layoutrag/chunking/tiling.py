@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from layoutrag.geometry import contains_frac
-from layoutrag.records import BBox
+from layoutrag.records import BBox, Word
 
-__all__ = ["tile_boxes"]
+__all__ = ["fit_to_words", "tile_boxes"]
 
 _INSIDE = 0.6
+_FIT_PT = 4.0  # a member box grows at most this much per side to hold its own words
 
 
 def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
@@ -81,3 +82,17 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
 
 def _area(b: Sequence[float]) -> float:
     return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def fit_to_words(box: BBox, words: Sequence[Word]) -> BBox:
+    """`box` grown to hold the words whose centre lies inside it (detectors box text a little
+    tighter than its glyphs), by at most ``_FIT_PT`` per side."""
+    x0, y0, x1, y1 = box
+    for w in words:
+        wb = w.bbox_pdf
+        cx, cy = (wb[0] + wb[2]) / 2, (wb[1] + wb[3]) / 2
+        if not (box[0] <= cx <= box[2] and box[1] <= cy <= box[3]):
+            continue
+        x0, y0 = min(x0, max(wb[0], box[0] - _FIT_PT)), min(y0, max(wb[1], box[1] - _FIT_PT))
+        x1, y1 = max(x1, min(wb[2], box[2] + _FIT_PT)), max(y1, min(wb[3], box[3] + _FIT_PT))
+    return (x0, y0, x1, y1)
