@@ -295,11 +295,16 @@ def test_tokenizer_variants_build() -> None:
 
 
 def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> None:
-    """A query naming a part matches its features text and its table on page 1: with the default
-    (two chunks a hit) they come back as one hit, the table a companion of the text or the reverse;
-    the next hit is then another page. With one chunk a hit they are two hits."""
+    """A query naming a part matches its features text and its table on page 1: merged without a
+    score condition they come back as one hit, the table a companion of the text or the reverse;
+    the next hit is then another page. With one chunk a hit they are two hits. By default only a
+    chunk scoring within `hit_companion_score` of the hit joins it."""
     q = "7M-26.000MAAJ-T load capacitance"
-    hits = hybrid.search(q, top_k=3)
+    for h in hybrid.search(q, top_k=15):  # the default: only scores the ranking cannot tell apart
+        assert all(c.score >= hybrid.settings.hit_companion_score * h.score for c in h.companions)
+    merging = copy.copy(hybrid)
+    merging.settings = hybrid.settings.model_copy(update={"hit_companion_score": 0.0})
+    hits = merging.search(q, top_k=3)
     top = hits[0]
     assert {top.chunk_id, *(c.chunk_id for c in top.companions)} == {"d7m_p1_b00", "d7m_p1_b01"}
     assert all(c.page == top.page and c.doc_id == top.doc_id for c in top.companions)
@@ -309,7 +314,7 @@ def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> 
     shown = len(top.all_regions()) + sum(len(c.all_regions()) for c in top.companions)
     assert len(top.hit_regions()) == shown
     single = copy.copy(hybrid)
-    single.settings = hybrid.settings.model_copy(update={"hit_page_members": 1})
+    single.settings = merging.settings.model_copy(update={"hit_page_members": 1})
     flat = [h.chunk_id for h in single.search(q, top_k=15)]
     assert all(not h.companions for h in single.search(q, top_k=15))
     lead, comp = flat.index(top.chunk_id), flat.index(top.companions[0].chunk_id)

@@ -62,10 +62,12 @@ class Settings(BaseModel):
     fusion_residual_docs: int = 1  # residual run restricted to the documents of BM25's top this many chunks
     fusion_lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
     dense_nprobe: int = 32  # IVF lists probed per query (large indexes only)
-    # a chunk ranked within `hit_merge_depth` whose page already has a better hit joins that hit as
-    # a companion, up to `hit_page_members` chunks a hit (1: every chunk is its own hit)
-    hit_page_members: int = 2
+    # a chunk ranked within `hit_merge_depth` whose page already has a better hit, and whose score is
+    # at least `hit_companion_score` of that hit's (the ranking cannot tell them apart), joins that
+    # hit as a companion, up to `hit_page_members` chunks a hit (1: every chunk is its own hit)
+    hit_page_members: int = 3
     hit_merge_depth: int = 15
+    hit_companion_score: float = 0.9
 
 
 def _from_env() -> Settings:

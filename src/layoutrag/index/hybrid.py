@@ -258,11 +258,13 @@ class HybridIndex:
 
     def _page_hits(self, ranked: list[tuple[int, float]], k: int) -> list[list[tuple[int, float]]]:
         """The top k hits, each a lead chunk and up to `hit_page_members - 1` companions: chunks of
-        the lead's page ranked within `hit_merge_depth` right behind it. Two blocks of one page that
-        the ranking cannot separate (the list naming the part, the table holding the value) are one
-        hit a reader checks on one page, not two hits that push other pages out of the top k."""
+        the lead's page ranked within `hit_merge_depth` whose score is at least
+        `hit_companion_score` of the lead's. Blocks of one page that the ranking cannot separate
+        (the list naming the part, the table holding the value) are one hit a reader checks on one
+        page, not several hits that push other pages out of the top k."""
         members = max(1, self.settings.hit_page_members)
         depth = self.settings.hit_merge_depth if members > 1 else 0
+        share = self.settings.hit_companion_score
         hits: list[list[tuple[int, float]]] = []
         lead_of: dict[tuple[int, int], int] = {}
         for rank, (i, score) in enumerate(ranked):
@@ -270,7 +272,8 @@ class HybridIndex:
                 break
             key = (int(self.table.doc_index[i]), int(self.table.pages[i]))
             h = lead_of.get(key)
-            if rank < depth and h is not None and len(hits[h]) < members:
+            close = h is not None and hits[h][0][1] > 0 and score >= share * hits[h][0][1]
+            if rank < depth and close and len(hits[h]) < members:
                 hits[h].append((i, score))
                 continue
             if len(hits) < k:
