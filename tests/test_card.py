@@ -219,5 +219,9 @@ def test_a_series_named_in_the_title_block_is_the_series():
     assert _named_series("8Q Series\nSMD Crystal Unit") == ["8Q"]
     assert _named_series("HC/49US (AT49) MICROPROCESSOR CRYSTAL ABL SERIES") == ["ABL"]
     assert _named_series("MICROPROCESSOR CRYSTAL SERIES") == []  # a word, not a code
-    assert _named_series("7M series 5.0 x 3.2 mm, the ABM5 Series and FC-155 Series") == ["7M", "ABM5", "FC-155"]
+    assert _named_series("7M series 5.0 x 3.2 mm, the ABM5 Series and FC-155 Series") == [
+        "7M",
+        "ABM5",
+        "FC-155",
+    ]
     assert _named_series("This series of products") == []

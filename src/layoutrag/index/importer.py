@@ -28,7 +28,6 @@ _REQUIRED = ("chunk_id", "doc_id", "page")
 _FIELDS = set(Chunk.model_fields)
 
 
-
 def parse_chunk_lines(lines: list[str]) -> tuple[list[Chunk], list[tuple[int, str]]]:
     """Valid chunks and (line number, reason) for every bad line. Blank lines are skipped silently."""
     chunks: dict[str, Chunk] = {}
