@@ -617,3 +617,56 @@ def test_llm_off_without_env(monkeypatch, tmp_path):
     data, _ = _save(doc, tmp_path)
     assert "+llm:" not in load_doc_chunks(data, doc.doc_id).key
     assert os.environ.get("LAYOUTRAG_LLM_BASE_URL") is None
+
+
+def test_generated_spec_table_continued_on_the_next_page_is_one_chunk(tmp_path):
+    """The sample generator breaks "Table 2. Electrical characteristics" early (room is left under
+    it) and repeats "Table 2 ... (continued)" on page 2: the caption says so outright, so the two
+    parts are one chunk with members on both pages and the rows of both."""
+    from layoutrag.records import Document, Element, Page
+    from layoutrag.samples.generator import plan_document, render_document
+
+    d = plan_document(0, 0, set())
+    elements, _ = render_document(d, tmp_path / d.file_name)
+    w, h = (612, 792) if d.vendor.letter else (595, 842)
+    pages = []
+    for n in range(1, d.n_pages + 1):
+        els = [x for x in elements if x.page == n]
+        pages.append(
+            Page(
+                page=n,
+                width_pt=w,
+                height_pt=h,
+                elements=[
+                    Element(
+                        element_id=f"g_p{n}_e{k:03d}",
+                        page=n,
+                        label=x.label,
+                        confidence=1.0,
+                        order=k,
+                        bbox_pdf=x.bbox,
+                        text=x.text,
+                    )
+                    for k, x in enumerate(els)
+                ],
+            )
+        )
+    doc = Document(
+        doc_id="g",
+        source_pdf=str(tmp_path / d.file_name),
+        file_name=d.file_name,
+        sha256="0",
+        n_pages=len(pages),
+        layout_backend="gt",
+        dpi=200,
+        stage_version="t",
+        pages=pages,
+    )
+    dc, _ = build_doc_chunks(doc, S)
+    spec = [c for c in dc.chunks if c.block_type == "table" and "Table 2" in c.native_text]
+    assert len(spec) == 1
+    joined = spec[0]
+    assert {r.page for r in joined.regions} == {1, 2}
+    assert [r.label for r in joined.regions if r.page == 2][:2] == ["caption", "table"]
+    assert {r.page for r in joined.rows} == {1, 2}
+    assert "(continued)" in joined.native_text

@@ -372,6 +372,14 @@ def _is_continuation(prev: Group, nxt: Group, prev_page: Page, next_page: Page, 
     table (datasheets reuse one header row, PARAMETER | MIN | TYP | MAX, for every table)."""
     a, b = _table_el(prev, last=True), _table_el(nxt, last=False)
     h_prev, h_next = prev_page.height_pt, next_page.height_pt
+    text_between = " ".join(m.text for g in between for m in g.members)
+    own_labels = " ".join(m.text for m in nxt.members if m.label != "table")
+    continued_word = bool(_CONTINUED_RE.search(text_between + " " + own_labels))
+    cap_prev, cap_next = _caption_number(prev), _caption_number(nxt)
+    if continued_word and cap_prev is not None and cap_next == cap_prev:
+        # "Table 2 ... (continued)" under "Table 2": said outright, wherever the page break fell
+        # (a layout that keeps rows together may leave room under the first part)
+        return x_overlap_frac(a.bbox_pdf, b.bbox_pdf) > 0.5
     if _text_area(prev_page)[1] - a.bbox_pdf[3] > _EDGE_FRAC * h_prev:
         return False  # room left under the table: the page break did not cut it
     top_of_next = min([b.bbox_pdf[1], *(m.bbox_pdf[1] for g in between for m in g.members)])
@@ -379,10 +387,6 @@ def _is_continuation(prev: Group, nxt: Group, prev_page: Page, next_page: Page, 
         return False
     if x_overlap_frac(a.bbox_pdf, b.bbox_pdf) <= 0.8:
         return False
-    text_between = " ".join(m.text for g in between for m in g.members)
-    own_labels = " ".join(m.text for m in nxt.members if m.label != "table")
-    continued_word = bool(_CONTINUED_RE.search(text_between + " " + own_labels))
-    cap_prev, cap_next = _caption_number(prev), _caption_number(nxt)
     if cap_next is not None and cap_next != cap_prev and not continued_word:
         return False  # the next table has its own (different) caption
     if continued_word or (cap_prev is not None and cap_next == cap_prev):
