@@ -283,3 +283,59 @@ def figure_callouts_page() -> PageSpec:
             Spec("text", (40, 420, 550, 444), "Recommended land pattern follows IPC-7351.", 9),  # 6
         ]
     )
+
+
+def make_element(  # noqa: ANN001 - box: any 4-sequence
+    doc_id: str, page: int, k: int, label: str, box, text: str, confidence: float = 1.0
+) -> Element:
+    """A ground-truth element: k is its reading order on the page."""
+    return Element(
+        element_id=f"{doc_id}_p{page}_e{k:03d}",
+        page=page,
+        label=label,
+        confidence=confidence,
+        order=k,
+        bbox_pdf=box,
+        text=text,
+    )
+
+
+def make_document(doc_id: str, pages: list[Page], *, file_name: str, source_pdf: str = "") -> Document:
+    """A Document of ground-truth pages (no detector ran: layout backend "gt")."""
+    return Document(
+        doc_id=doc_id,
+        source_pdf=source_pdf,
+        file_name=file_name,
+        sha256="0",
+        n_pages=len(pages),
+        layout_backend="gt",
+        dpi=200,
+        stage_version="t",
+        pages=pages,
+    )
+
+
+def sample_document(index: int, out_dir: Path, *, doc_id: str = "g", used: set[str] | None = None):  # noqa: ANN201
+    """A generated sample datasheet (layoutrag.samples, seed 0) rendered to `out_dir`, as a Document
+    whose elements are the generator's own ground truth (label, box, text): chunking is then tested
+    on exactly the layout the generator drew, independent of any detector. Returns (plan, Document);
+    `used` carries the names taken by earlier documents of one corpus."""
+    from layoutrag.samples.generator import plan_document, render_document
+
+    d = plan_document(index, 0, set() if used is None else used)
+    elements, _ = render_document(d, out_dir / d.file_name)
+    w, h = (612, 792) if d.vendor.letter else (595, 842)
+    pages = [
+        Page(
+            page=n,
+            width_pt=w,
+            height_pt=h,
+            elements=[
+                make_element(doc_id, n, k, x.label, x.bbox, x.text)
+                for k, x in enumerate(x for x in elements if x.page == n)
+            ],
+        )
+        for n in range(1, d.n_pages + 1)
+    ]
+    doc = make_document(doc_id, pages, file_name=d.file_name, source_pdf=str(out_dir / d.file_name))
+    return d, doc

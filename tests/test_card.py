@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from chunk_factory import PageSpec, Spec, build_pdf
+from chunk_factory import PageSpec, Spec, build_pdf, make_document, make_element, sample_document
 from layoutrag.chunking.card import _alternatives, build_card, part_like_tokens
 from layoutrag.chunking.pipeline import build_doc_chunks
 from layoutrag.config import Settings
-from layoutrag.records import Document, Element, Page
+from layoutrag.records import Document, Page
 
 
 @pytest.mark.parametrize(
@@ -85,38 +85,12 @@ def test_card_parts_and_type_on_a_generated_pdf(tmp_path):
     assert card.product_type == "temperature sensor"  # not the TCXO the applications line names
 
 
-def _element(doc_id: str, page: int, k: int, label: str, box, text: str) -> Element:
-    return Element(
-        element_id=f"{doc_id}_p{page}_e{k:03d}",
-        page=page,
-        label=label,
-        confidence=1.0,
-        order=k,
-        bbox_pdf=box,
-        text=text,
-    )
-
-
-def _document(doc_id: str, pages: list[Page], *, file_name: str, source_pdf: str = "") -> Document:
-    return Document(
-        doc_id=doc_id,
-        source_pdf=source_pdf,
-        file_name=file_name,
-        sha256="0",
-        n_pages=len(pages),
-        layout_backend="gt",
-        dpi=200,
-        stage_version="t",
-        pages=pages,
-    )
-
-
 def _doc(texts: list[tuple[str, str]], *, file_name: str = "x.pdf") -> Document:
     els = [
-        _element("d", 1, i, label, (40, 300 + 20 * i, 550, 316 + 20 * i), t)
+        make_element("d", 1, i, label, (40, 300 + 20 * i, 550, 316 + 20 * i), t)
         for i, (label, t) in enumerate(texts)
     ]
-    return _document("d", [Page(page=1, width_pt=595, height_pt=842, elements=els)], file_name=file_name)
+    return make_document("d", [Page(page=1, width_pt=595, height_pt=842, elements=els)], file_name=file_name)
 
 
 @pytest.mark.parametrize(
@@ -184,26 +158,9 @@ _KIND_TYPE = {
 
 
 def test_cards_of_generated_datasheets_match_their_ground_truth(tmp_path):
-    from layoutrag.samples.generator import plan_document, render_document
-
     used: set[str] = set()
     for i in range(6):  # one document of each kind
-        d = plan_document(i, 0, used)
-        elements, _ = render_document(d, tmp_path / d.file_name)
-        w, h = (612, 792) if d.vendor.letter else (595, 842)
-        pages = [
-            Page(
-                page=n,
-                width_pt=w,
-                height_pt=h,
-                elements=[
-                    _element(f"s{i}", n, k, e.label, e.bbox, e.text)
-                    for k, e in enumerate(x for x in elements if x.page == n)
-                ],
-            )
-            for n in range(1, d.n_pages + 1)
-        ]
-        doc = _document(f"s{i}", pages, file_name=d.file_name, source_pdf=str(tmp_path / d.file_name))
+        d, doc = sample_document(i, tmp_path, doc_id=f"s{i}", used=used)
         card = build_doc_chunks(doc, Settings())[0].card
         codes = {o.code for o in d.orders}
         assert card.product_type == _KIND_TYPE[d.kind], (d.file_name, card.product_type)

@@ -15,6 +15,8 @@ from chunk_factory import (
     build_pdf,
     element_ids,
     figure_callouts_page,
+    make_element,
+    sample_document,
     split_table_pages,
     table_caption_footnote_page,
     two_column_page,
@@ -393,15 +395,7 @@ def test_fit_to_words_grows_a_box_to_its_own_glyphs_only():
 
 # --------------------------------------------------------------------------- guards
 def _el(i: int, label: str, box, text: str = "x", page: int = 1) -> Element:
-    return Element(
-        element_id=f"d_p{page}_e{i:03d}",
-        page=page,
-        label=label,
-        confidence=0.9,
-        bbox_pdf=box,
-        text=text,
-        order=i,
-    )
+    return make_element("d", page, i, label, box, text, confidence=0.9)
 
 
 def test_guard_no_element_in_two_chunks():
@@ -623,45 +617,7 @@ def test_generated_spec_table_continued_on_the_next_page_is_one_chunk(tmp_path):
     """The sample generator breaks "Table 2. Electrical characteristics" early (room is left under
     it) and repeats "Table 2 ... (continued)" on page 2: the caption says so outright, so the two
     parts are one chunk with members on both pages and the rows of both."""
-    from layoutrag.records import Document, Element, Page
-    from layoutrag.samples.generator import plan_document, render_document
-
-    d = plan_document(0, 0, set())
-    elements, _ = render_document(d, tmp_path / d.file_name)
-    w, h = (612, 792) if d.vendor.letter else (595, 842)
-    pages = []
-    for n in range(1, d.n_pages + 1):
-        els = [x for x in elements if x.page == n]
-        pages.append(
-            Page(
-                page=n,
-                width_pt=w,
-                height_pt=h,
-                elements=[
-                    Element(
-                        element_id=f"g_p{n}_e{k:03d}",
-                        page=n,
-                        label=x.label,
-                        confidence=1.0,
-                        order=k,
-                        bbox_pdf=x.bbox,
-                        text=x.text,
-                    )
-                    for k, x in enumerate(els)
-                ],
-            )
-        )
-    doc = Document(
-        doc_id="g",
-        source_pdf=str(tmp_path / d.file_name),
-        file_name=d.file_name,
-        sha256="0",
-        n_pages=len(pages),
-        layout_backend="gt",
-        dpi=200,
-        stage_version="t",
-        pages=pages,
-    )
+    _, doc = sample_document(0, tmp_path)
     dc, _ = build_doc_chunks(doc, S)
     spec = [c for c in dc.chunks if c.block_type == "table" and "Table 2" in c.native_text]
     assert len(spec) == 1

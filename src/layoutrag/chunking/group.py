@@ -30,6 +30,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from scipy.cluster.hierarchy import DisjointSet
+
 from layoutrag.chunking.figures import is_sub_picture
 from layoutrag.config import Settings
 from layoutrag.geometry import contains_frac, intersection
@@ -239,17 +241,11 @@ def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) 
     inside a picture's box keeps its own group: such pictures are mostly the detector boxing a
     whole page region, and the table is what a reader looks up."""
     n = len(anchors)
-    parent = list(range(n))
+    sets = DisjointSet(range(n))
     captions: dict[int, set[str]] = {}
     for i, a in enumerate(anchors):
         cap = _nearest_figure_caption(a, els, page_h) if a.label == "picture" else None
         captions[i] = {cap.element_id} if cap is not None else set()
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
     for i in range(n):
         for j in range(i + 1, n):
@@ -261,15 +257,13 @@ def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) 
             a, b = ai.bbox_pdf, aj.bbox_pdf
             if intersection(a, b) < _FRAGMENT_OVERLAP * min(_box_area(a), _box_area(b)):
                 continue
-            ri, rj = find(i), find(j)
+            ri, rj = sets[i], sets[j]
             if ri == rj or (captions[ri] and captions[rj] and not captions[ri] & captions[rj]):
                 continue
-            parent[ri] = rj
-            captions[rj] |= captions[ri]
-    clusters: dict[int, list[Element]] = {}
-    for i in range(n):
-        clusters.setdefault(find(i), []).append(anchors[i])
-    return sorted(clusters.values(), key=lambda c: min(m.order for m in c))
+            sets.merge(ri, rj)
+            captions[sets[ri]] = captions[ri] | captions[rj]  # the merged set's captions, at its root
+    clusters = [[anchors[i] for i in sorted(c)] for c in sets.subsets()]
+    return sorted(clusters, key=lambda c: min(m.order for m in c))
 
 
 def _nearest_figure_caption(pic: Element, els: list[Element], page_h: float) -> Element | None:
@@ -770,22 +764,13 @@ def enforce_gap_limit(g: Group, max_gap: float) -> list[Group]:
 
 def _connected(members: list[Element], max_gap: float) -> list[list[Element]]:
     n = len(members)
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = DisjointSet(range(n))
     for i in range(n):
         for j in range(i + 1, n):
             if vertical_gap(members[i].bbox_pdf, members[j].bbox_pdf) <= max_gap:
-                parent[find(i)] = find(j)
-    comps: dict[int, list[Element]] = {}
-    for i in range(n):
-        comps.setdefault(find(i), []).append(members[i])
-    return sorted(comps.values(), key=lambda c: min(m.order for m in c))
+                sets.merge(i, j)
+    comps = [[members[i] for i in sorted(c)] for c in sets.subsets()]
+    return sorted(comps, key=lambda c: min(m.order for m in c))
 
 
 def apply_guards(groups: list[Group], elements: list[Element]) -> tuple[list[Group], int]:
