@@ -270,7 +270,7 @@ function cardPanel(card, detail) {
     <p>${detail.has_pdf ? `<a href="/api/documents/${encodeURIComponent(card.doc_id)}/pdf" target="_blank" rel="noopener">Open the PDF</a> · ` : ""}<a href="#/chunks/${encodeURIComponent(card.doc_id)}">Chunk browser</a></p></div>`;
 }
 
-function chunkPanel(chunk, rowIdx) {
+function chunkPanel(chunk, rowIdx, also = []) {
   const sc = hitScores(chunk.chunk_id);
   const rows = chunk.rows || [];
   // the stored header is shown once: as its own row unless the rows already carry it
@@ -288,6 +288,7 @@ function chunkPanel(chunk, rowIdx) {
       <dt>section</dt><dd>${esc(chunk.toc_path || chunk.section_title || "–")}</dd>
       <dt>boxes (pt)</dt><dd class="mono">${regionsOf(chunk).map((r) => `p${r.page} [${r.bbox_pdf.map((v) => v.toFixed(1)).join(", ")}] ${esc(r.label || "")}`).join("<br>")}</dd>
       ${sc ? `<dt>scores</dt><dd class="mono">fused ${fmt(sc.score)} · bm25 #${sc.bm25_rank || "–"} · dense #${sc.dense_rank || "–"}</dd>` : ""}
+      ${also.length ? `<dt>returned with</dt><dd class="mono">${also.map((id) => `<a href="${esc(viewerHref(chunk.doc_id, chunk.page, id))}">${esc(id)}</a>`).join("<br>")}</dd>` : ""}
       ${rowIdx != null && rows[rowIdx] ? `<dt>matched row</dt><dd>${esc((rows[rowIdx].cells && rows[rowIdx].cells.length ? rows[rowIdx].cells.join(" | ") : rows[rowIdx].text).slice(0, 200))}</dd>` : ""}
     </dl>
     ${chunk.description ? `<h4>Description</h4><div>${esc(chunk.description)}</div>` : ""}
@@ -365,7 +366,7 @@ async function viewDoc(docId, params) {
         <span class="legend"><span><i></i>evidence</span><span><i class="row"></i>matched row</span><span><i class="other"></i>other chunks</span></span></div>
       <div class="pages">${frames}</div>
     </section>
-    <aside class="pane details">${chunk ? chunkPanel(chunk, rowIdx) : ""}${cardPanel(state.docMap[docId] || detail.card, detail)}</aside>
+    <aside class="pane details">${chunk ? chunkPanel(chunk, rowIdx, [...also]) : ""}${cardPanel(state.docMap[docId] || detail.card, detail)}</aside>
   </div>`;
   if (chunk) {
     const el = app.querySelector("rect.hit");
