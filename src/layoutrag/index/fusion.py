@@ -75,7 +75,6 @@ class FusionConfig:
     residual_weight: float = 1.0  # lexical route: BM25 of the query minus the top document's names
     residual_depth: int = 30  # residual ranks beyond this do not vote
     residual_docs: int = 1  # the residual run ranks chunks of the documents of BM25's top this many
-    residual_local_idf: bool = False  # residual run: idf counted within those documents' chunks
     lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
     named_dense_weight: float = 0.01  # dense weight on the lexical route: it only breaks ties
     lexical_gate: float = 0.5  # lexical route when BM25's top chunk holds this share of the query's idf

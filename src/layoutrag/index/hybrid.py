@@ -424,17 +424,14 @@ class HybridIndex:
         if cfg.residual_weight <= 0 or not len(b_idx):
             return
         top_doc = self.table.doc_ids[self.table.doc_index[int(b_idx[0])]]
-        docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
-        if cfg.residual_local_idf:
-            r_idx, r_score = self._local_scores(self._lexical_query(query), sorted(docs))
-        else:
-            own = set(self.tokenizer.tokenize(card_text(self.cards.get(top_doc))))
-            weights = {t: w for t, w in self._lexical_query(query).items() if t not in own}
-            if not weights:
-                return
-            r_idx, r_score = self.bm25.scores(weights)
+        own = set(self.tokenizer.tokenize(card_text(self.cards.get(top_doc))))
+        weights = {t: w for t, w in self._lexical_query(query).items() if t not in own}
+        if not weights:
+            return
+        r_idx, r_score = self.bm25.scores(weights)
         if not len(r_idx):
             return
+        docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
         keep = np.isin(self.table.doc_index[r_idx], list(docs))
         if mask is not None:
             keep &= mask[r_idx]
@@ -442,37 +439,6 @@ class HybridIndex:
         for rank, j in enumerate(top_k(r_score, cfg.residual_depth), start=1):
             i = int(r_idx[j])
             scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (self.settings.rrf_k + rank)
-
-    def _local_scores(self, weights: dict[str, float], docs: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """BM25 over the chunks of `docs` only, with idf counted among those chunks: a word every
-        chunk of the datasheet carries (its part number, vendor, product type, a running header)
-        weighs nothing there, a word one table holds weighs most."""
-        members = np.concatenate([self._doc_chunks[d] for d in docs])
-        n = len(members)
-        inside = np.zeros(self.bm25.n_docs, dtype=bool)
-        inside[members] = True
-        w = self.bm25.weights
-        parts_i, parts_v = [], []
-        for term, qw in weights.items():
-            j = self.bm25.vocab.get(term)
-            if j is None or qw <= 0:
-                continue
-            rows = w.indices[w.indptr[j] : w.indptr[j + 1]]
-            sel = inside[rows]
-            df = int(sel.sum())
-            if not df:
-                continue
-            local = float(np.log1p((n - df + 0.5) / (df + 0.5)))
-            scale = qw * local / max(self._idf(term), 1e-6)
-            parts_i.append(rows[sel])
-            parts_v.append(w.data[w.indptr[j] : w.indptr[j + 1]][sel] * scale)
-        if not parts_i:
-            return _empty()
-        dense = np.bincount(
-            np.concatenate(parts_i), weights=np.concatenate(parts_v), minlength=self.bm25.n_docs
-        )
-        hit = np.flatnonzero(dense > 0)
-        return hit, dense[hit].astype(np.float32)
 
     def _add_row_bonus(self, query: str, scores: dict[int, float]) -> None:
         """A table chunk among the leading candidates whose best row holds the query's informative
