@@ -24,12 +24,12 @@ import io
 import json
 import logging
 import re
-from pathlib import Path
 from typing import Protocol
 
 import pymupdf
 from PIL import Image, ImageDraw, ImageFont
 
+from layoutrag.chunking.evidence import source_pdf_path
 from layoutrag.chunking.group import BAND_LABELS, Group, block_type_of, enforce_gap_limit
 from layoutrag.config import Settings
 from layoutrag.errors import BackendError
@@ -104,7 +104,7 @@ def page_image(
             except OSError:
                 img = None
     if img is None:
-        pdf = _pdf_path(doc, data)
+        pdf = source_pdf_path(doc, data)
         if pdf is None:
             return None
         try:
@@ -116,13 +116,6 @@ def page_image(
         except Exception:  # a broken or missing page: the text-only prompt still works
             return None
     return img if img.size == size else img.resize(size, Image.Resampling.LANCZOS)
-
-
-def _pdf_path(doc: Document, data: DataDir | None) -> Path | None:
-    if data is not None and data.source_pdf(doc.doc_id).is_file():
-        return data.source_pdf(doc.doc_id)
-    q = Path(doc.source_pdf) if doc.source_pdf else None
-    return q if q is not None and q.is_file() else None
 
 
 def numbered_page_image(img: Image.Image, page: Page, elements: list[Element]) -> Image.Image:

@@ -40,6 +40,15 @@ def crop_box_px(
     )
 
 
+def source_pdf_path(doc: Document, data: DataDir | None) -> Path | None:
+    """The document's PDF: the copy in the data dir, else the path it was ingested from; None when
+    neither is there (imported chunks, a moved file)."""
+    if data is not None and data.source_pdf(doc.doc_id).is_file():
+        return data.source_pdf(doc.doc_id)
+    q = Path(doc.source_pdf) if doc.source_pdf else None
+    return q if q is not None and q.is_file() else None
+
+
 class PageImages:
     """Page images of one document at one dpi: the data dir's page cache, rendered on demand."""
 
@@ -47,15 +56,8 @@ class PageImages:
         self.doc = doc
         self.data = data
         self.dpi = dpi
-        self._pdf = self._find_pdf()
+        self._pdf = source_pdf_path(self.doc, self.data)
         self._cache: dict[int, Image.Image] = {}
-
-    def _find_pdf(self) -> Path | None:
-        p = self.data.source_pdf(self.doc.doc_id)
-        if p.exists():
-            return p
-        q = Path(self.doc.source_pdf)
-        return q if q.is_file() else None
 
     @property
     def available(self) -> bool:

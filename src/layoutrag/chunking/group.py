@@ -34,7 +34,7 @@ from scipy.cluster.hierarchy import DisjointSet
 
 from layoutrag.chunking.figures import is_sub_picture
 from layoutrag.config import Settings
-from layoutrag.geometry import contains_frac, intersection
+from layoutrag.geometry import area, contains_frac, intersection
 from layoutrag.records import Element, Page, TableRow
 
 __all__ = [
@@ -193,7 +193,7 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
             if contains_frac(e.bbox_pdf, a.bbox_pdf) >= INSIDE_FRAC and not _clipped_paragraph(e, a)
         ]
         if inside:
-            host = min(inside, key=lambda a: _box_area(a.bbox_pdf))
+            host = min(inside, key=lambda a: area(a.bbox_pdf))
             anchor_groups[host.element_id].members.append(e)
             taken.add(e.element_id)
 
@@ -255,7 +255,7 @@ def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) 
             if is_sub_picture(ai.element_id) or is_sub_picture(aj.element_id):
                 continue  # cut apart on purpose, one per figure caption
             a, b = ai.bbox_pdf, aj.bbox_pdf
-            if intersection(a, b) < _FRAGMENT_OVERLAP * min(_box_area(a), _box_area(b)):
+            if intersection(a, b) < _FRAGMENT_OVERLAP * min(area(a), area(b)):
                 continue
             ri, rj = sets[i], sets[j]
             if ri == rj or (captions[ri] and captions[rj] and not captions[ri] & captions[rj]):
@@ -291,10 +291,6 @@ def _clipped_paragraph(e: Element, anchor: Element) -> bool:
         and len(e.text or "") > _PARAGRAPH_CHARS
         and contains_frac(e.bbox_pdf, anchor.bbox_pdf) < 0.9
     )
-
-
-def _host_members(a: Element, anchor_groups: dict[str, Group]) -> list[Element]:
-    return anchor_groups[a.element_id].members
 
 
 def _attach_captions(
@@ -401,10 +397,6 @@ def _final_type(g: Group) -> str:
     if g.block_type in BAND_LABELS:
         return g.block_type
     return block_type_of(g.members)
-
-
-def _box_area(b: Sequence[float]) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
 
 
 def _caption_candidate(e: Element) -> bool:

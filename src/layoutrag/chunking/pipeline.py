@@ -14,13 +14,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-from pathlib import Path
 
 import pymupdf
 
 from layoutrag.chunking.card import build_card
 from layoutrag.chunking.describe import describe_group, keywords_for
-from layoutrag.chunking.evidence import write_evidence
+from layoutrag.chunking.evidence import source_pdf_path, write_evidence
 from layoutrag.chunking.figures import split_multi_figure_pictures
 from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_page
 from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_rows
@@ -55,15 +54,6 @@ def load_doc_chunks(data: DataDir, doc_id: str) -> DocChunks:
     return DocChunks.model_validate_json(path.read_text(encoding="utf-8"))
 
 
-def _pdf_path(doc: Document, data: DataDir | None) -> Path | None:
-    if data is not None:
-        p = data.source_pdf(doc.doc_id)
-        if p.exists():
-            return p
-    q = Path(doc.source_pdf)
-    return q if doc.source_pdf and q.is_file() else None
-
-
 def group_document(doc: Document, settings: Settings, pdf: pymupdf.Document | None) -> dict[int, list[Group]]:
     """Per page groups with table rows, tables continued over a page break joined."""
     groups_by_page: dict[int, list[Group]] = {}
@@ -93,7 +83,7 @@ def build_doc_chunks(
     # a picture holding several captioned figures is read as one picture per figure (figures.py)
     detected = doc
     doc = doc.model_copy(update={"pages": [split_multi_figure_pictures(p) for p in doc.pages]})
-    pdf_path = _pdf_path(doc, data)
+    pdf_path = source_pdf_path(doc, data)
     pdf: pymupdf.Document | None = None
     if pdf_path is not None:
         try:

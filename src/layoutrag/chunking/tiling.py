@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from layoutrag.geometry import contains_frac
+from layoutrag.geometry import area, contains_frac
 from layoutrag.records import BBox, Word
 
 __all__ = ["fit_to_words", "tile_boxes"]
@@ -52,7 +52,7 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
         i
         for i in range(n)
         if any(
-            j != i and contains_frac(boxes[i], boxes[j]) >= _INSIDE and _area(boxes[j]) > _area(boxes[i])
+            j != i and contains_frac(boxes[i], boxes[j]) >= _INSIDE and area(boxes[j]) > area(boxes[i])
             for j in range(n)
         )
     }
@@ -78,10 +78,6 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
                 round(max(y1, b[3]), 2),
             )
     return out
-
-
-def _area(b: Sequence[float]) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
 
 
 def fit_to_words(box: BBox, words: Sequence[Word]) -> BBox:
