@@ -144,6 +144,7 @@ class HybridIndex:
         self.settings = settings
         self.fusion = fusion or fusion_from_settings(settings)
         self.matcher = CardMatcher(self.cards)
+        self._card_tokens: dict[tuple[int, str], set[str]] = {}  # (tokenizer, doc id) -> card tokens
         self.doc_boost = True  # ablation switches (benchmarks/search_quality.py)
         self.expand_glossary = True
 
@@ -219,14 +220,15 @@ class HybridIndex:
             block_types=self.table.block_types,
         )
         depth = max(RUN_DEPTH, k)
-        b_idx, b_score = self._bm25_run(query, depth, mask) if mode != "dense" else _empty()
+        lex = self._lexical_query(query) if mode != "dense" else {}  # term weights, built once a query
+        b_idx, b_score = self._bm25_run(lex, depth, mask) if mode != "dense" else _empty()
         d_idx, d_score = self._dense_run(query, depth, mask) if mode != "bm25" else _empty()
         if mode == "bm25":
             ranked = list(zip(b_idx.tolist(), b_score.tolist(), strict=True))
         elif mode == "dense":
             ranked = list(zip(d_idx.tolist(), d_score.tolist(), strict=True))
         else:
-            ranked = self._fuse(query, b_idx, d_idx, mask)
+            ranked = self._fuse(query, lex, b_idx, d_idx, mask)
         hits = self._page_hits(ranked, k)
         b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
         d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
@@ -281,8 +283,10 @@ class HybridIndex:
                 hits.append([(i, score)])
         return hits
 
-    def _bm25_run(self, query: str, depth: int, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        idx, scores = self.bm25.scores(self._lexical_query(query))
+    def _bm25_run(
+        self, lex: dict[str, float], depth: int, mask: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        idx, scores = self.bm25.scores(lex)
         if mask is not None and len(idx):
             keep = mask[idx]
             idx, scores = idx[keep], scores[keep]
@@ -301,8 +305,9 @@ class HybridIndex:
         return self.dense.search(qv, depth, mask)
 
     def _fuse(
-        self, query: str, b_idx: np.ndarray, d_idx: np.ndarray, mask: np.ndarray | None
+        self, query: str, lex: dict[str, float], b_idx: np.ndarray, d_idx: np.ndarray, mask: np.ndarray | None
     ) -> list[tuple[int, float]]:
+        """`lex`: the query's lexical term weights (`_lexical_query`), shared by every BM25 run."""
         ids = self.table.chunk_ids
         cfg = self.fusion
         k = self.settings.rrf_k
@@ -315,12 +320,12 @@ class HybridIndex:
         scores = {pos[cid]: s for cid, s in fused}
         if cfg.strategy is FusionStrategy.weighted and len(b_idx):
             if not lexical:
-                self._add_doc_run(query, scores, mask)
+                self._add_doc_run(lex, scores, mask)
                 self._add_type_prior(query, scores)
             if not lexical or cfg.page_on_lexical:
-                self._add_page_run(query, scores, mask)
+                self._add_page_run(lex, scores, mask)
             if lexical:
-                self._add_residual_run(query, b_idx, scores, mask)
+                self._add_residual_run(lex, b_idx, scores, mask)
                 self._add_type_prior(query, scores, cfg.lexical_type_prior)
             self._add_row_bonus(query, scores)
         if named:  # the named documents' chunks first
@@ -378,13 +383,13 @@ class HybridIndex:
                 return True
         return False
 
-    def _add_doc_run(self, query: str, scores: dict[int, float], mask: np.ndarray | None) -> None:
+    def _add_doc_run(self, lex: dict[str, float], scores: dict[int, float], mask: np.ndarray | None) -> None:
         """Documents ranked by BM25 over all their chunks vote for their chunks: the document that
         best matches the whole question lifts its chunks, even those that match only in part."""
         cfg = self.fusion
         if cfg.doc_weight <= 0:
             return
-        d_idx, d_score = self.doc_bm25.scores(self._lexical_query(query))
+        d_idx, d_score = self.doc_bm25.scores(lex)
         if not len(d_idx):
             return
         for rank, d in enumerate(top_k(d_score, cfg.doc_depth), start=1):
@@ -395,14 +400,14 @@ class HybridIndex:
             for i in chunks.tolist():
                 scores[i] = scores.get(i, 0.0) + vote
 
-    def _add_page_run(self, query: str, scores: dict[int, float], mask: np.ndarray | None) -> None:
+    def _add_page_run(self, lex: dict[str, float], scores: dict[int, float], mask: np.ndarray | None) -> None:
         """Pages ranked by BM25 over all their chunks' text vote for their chunks, like the document
         run one level down: the page that holds the whole question lifts its chunks above those of
         other pages of the same document that match only in part."""
         cfg = self.fusion
         if cfg.page_weight <= 0:
             return
-        p_idx, p_score = self.page_bm25.scores(self._lexical_query(query))
+        p_idx, p_score = self.page_bm25.scores(lex)
         if not len(p_idx):
             return
         for rank, p in enumerate(top_k(p_score, cfg.page_depth), start=1):
@@ -414,7 +419,7 @@ class HybridIndex:
                 scores[i] = scores.get(i, 0.0) + vote
 
     def _add_residual_run(
-        self, query: str, b_idx: np.ndarray, scores: dict[int, float], mask: np.ndarray | None
+        self, lex: dict[str, float], b_idx: np.ndarray, scores: dict[int, float], mask: np.ndarray | None
     ) -> None:
         """Within the lexical route's leading documents, the query minus the top document's own names
         (its card words - title, vendor, series, part numbers - which every chunk of it carries, so
@@ -424,8 +429,8 @@ class HybridIndex:
         if cfg.residual_weight <= 0 or not len(b_idx):
             return
         top_doc = self.table.doc_ids[self.table.doc_index[int(b_idx[0])]]
-        own = set(self.tokenizer.tokenize(card_text(self.cards.get(top_doc))))
-        weights = {t: w for t, w in self._lexical_query(query).items() if t not in own}
+        own = self._card_terms(top_doc)
+        weights = {t: w for t, w in lex.items() if t not in own}
         if not weights:
             return
         r_idx, r_score = self.bm25.scores(weights)
@@ -451,16 +456,11 @@ class HybridIndex:
         ids = self.table.chunk_ids
         lead = sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))[: cfg.row_depth]
         vote = cfg.row_weight / (self.settings.rrf_k + 1)
-        card_terms: dict[str, set[str]] = {}
         for i, _ in lead:
             chunk = self.chunks[i]
             if not chunk.rows:
                 continue
-            if chunk.doc_id not in card_terms:  # the document's own names say nothing about the row
-                card_terms[chunk.doc_id] = set(
-                    self.tokenizer.tokenize(card_text(self.cards.get(chunk.doc_id)))
-                )
-            known = q_known - card_terms[chunk.doc_id]
+            known = q_known - self._card_terms(chunk.doc_id)  # its own names say nothing about the row
             total = sum(self._idf(t) for t in known)
             if total <= 0:
                 continue
@@ -471,6 +471,15 @@ class HybridIndex:
                 toks = set(self.tokenizer.tokenize(row.text or " ".join(row.cells))) & known
                 best = max(best, sum(self._idf(t) for t in toks))
             scores[i] += vote * best / total
+
+    def _card_terms(self, doc_id: str) -> set[str]:
+        """The tokens of a document's card (title, vendor, series, part numbers, product type):
+        fixed for the index's life, so tokenized once per document, not once per query."""
+        key = (id(self.tokenizer), doc_id)  # a shallow copy with another tokenizer shares this memo
+        terms = self._card_tokens.get(key)
+        if terms is None:
+            terms = self._card_tokens[key] = set(self.tokenizer.tokenize(card_text(self.cards.get(doc_id))))
+        return terms
 
     def _add_type_prior(self, query: str, scores: dict[int, float], weight: float | None = None) -> None:
         weight = self.fusion.type_prior if weight is None else weight
