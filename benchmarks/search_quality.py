@@ -26,6 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from layoutrag.config import Settings
+from layoutrag.evaluation.harness import ranked_chunk_ids
+from layoutrag.evaluation.metrics import mrr, score_chunk_query
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import FusionConfig, FusionStrategy
 from layoutrag.index.hybrid import HybridIndex, embed_text
@@ -36,15 +38,14 @@ Search = Callable[[str], list[EvidencePackage]]
 
 
 def chunk_metrics(search: Search, queries: list[dict]) -> dict[str, float]:
-    r5 = r15 = mrr = 0.0
-    for q in queries:
-        gold = set(q["gold_chunks"])
-        top = [h.chunk_id for h in search(q["question"])[:15]]
-        r5 += len(gold & set(top[:5])) / len(gold)
-        r15 += len(gold & set(top)) / len(gold)
-        mrr += next((1.0 / r for r, c in enumerate(top, start=1) if c in gold), 0.0)
-    n = len(queries) or 1
-    return {"R@5": r5 / n, "R@15": r15 / n, "MRR@15": mrr / n}
+    """Scored as `layoutrag eval` scores chunk-id gold: every chunk id shown, companions included."""
+    rs = [score_chunk_query(ranked_chunk_ids(search(q["question"])), q["gold_chunks"]) for q in queries]
+    n = len(rs) or 1
+    return {
+        "R@5": sum(r.recall5 for r in rs) / n,
+        "R@15": sum(r.recall15 for r in rs) / n,
+        "MRR@15": sum(mrr(r.rank) for r in rs) / n,
+    }
 
 
 def page_metrics(search: Search, queries: list[dict], file_to_doc: dict[str, str]) -> dict[str, float]:
