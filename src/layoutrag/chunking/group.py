@@ -419,9 +419,11 @@ def _titled_anchor(
         # several), over or beside the group's own caption
         for top in (m for m in g.members if m.label in ANCHOR_LABELS):
             tb = top.bbox_pdf
-            if tb[1] < lb[3] - 2 or x_overlap_frac(lb, tb) < 0.3:
+            # above it: the heading's middle is over the anchor's top (a loose picture box may
+            # reach up into the heading's last line)
+            if tb[1] < (lb[1] + lb[3]) / 2 or x_overlap_frac(lb, tb) < 0.3:
                 continue
-            gap = tb[1] - lb[3]
+            gap = max(0.0, tb[1] - lb[3])
             if gap > CAPTION_MAX_GAP_FRAC * page_h:
                 continue
             strip = (max(lb[0], tb[0]), lb[3], min(lb[2], tb[2]), tb[1])

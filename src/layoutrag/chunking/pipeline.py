@@ -32,7 +32,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
 
-CHUNK_STAGE_VERSION = "chunk-9"
+CHUNK_STAGE_VERSION = "chunk-10"
 
 log = logging.getLogger(__name__)
 

@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from layoutrag.index.tokenizer import CJK_RE
+
 __all__ = ["DATA_DIR", "Glossary", "expand_query", "load_glossary"]
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -24,6 +26,10 @@ class Glossary:
             self.zh_to_en.setdefault(zh, [])
             if en not in self.zh_to_en[zh]:
                 self.zh_to_en[zh].append(en)
+            # the left column is what a user types; an entry there without Chinese ("GPS", "WiFi")
+            # is a one-way hint (GPS -> TCXO), not a translation: TCXO does not mean GPS
+            if not CJK_RE.search(zh):
+                continue
             self.en_to_zh.setdefault(en.lower(), [])
             if zh not in self.en_to_zh[en.lower()]:
                 self.en_to_zh[en.lower()].append(zh)

@@ -97,12 +97,23 @@ def _is_frame(path: dict, width: float, height: float) -> bool:
     return hollow and r.width >= FRAME_SPAN * width and r.height >= FRAME_SPAN * height
 
 
+def _is_invisible(path: dict) -> bool:
+    """A white fill with no stroke draws nothing on a white page: the backdrop laid under a placed
+    image, or a mask. Left in, two such backdrops that touch glue two figures (and the caption
+    between them) into one cluster."""
+    fill = path.get("fill")
+    return path.get("type") == "f" and fill is not None and min(fill) >= 0.99
+
+
 def _drawing_clusters(page: pymupdf.Page) -> list[BBox]:
-    """Clusters of the page's vector drawings, without page frames and long rules, in displayed space."""
+    """Clusters of the page's visible vector drawings, without page frames and long rules, in
+    displayed space."""
     try:
         w, h = page.rect.width, page.rect.height
         unrot_w, unrot_h = page.cropbox.width, page.cropbox.height  # get_drawings is unrotated
-        paths = [p for p in page.get_drawings() if not _is_frame(p, unrot_w, unrot_h)]
+        paths = [
+            p for p in page.get_drawings() if not _is_frame(p, unrot_w, unrot_h) and not _is_invisible(p)
+        ]
         if not paths:
             return []
         return [clip(to_displayed(page, r), w, h) for r in page.cluster_drawings(drawings=paths)]
