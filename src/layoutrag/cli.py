@@ -1,14 +1,17 @@
 """`layoutrag` command line: a thin shell over the core modules.
 
 Every LayoutragError becomes one red line on stderr and exit code 1 (2 for bad usage); no traceback.
+That happens in one place, `command`, which registers every command; a command's body only does its work.
 Each command's body belongs to the area that implements it (see the module named in its import).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -35,14 +38,37 @@ def _data(data: Path | None) -> Path:
     return data if data is not None else default_data_dir()
 
 
-def _fail(e: BaseException, code: int = 1) -> None:
+def _fail(e: BaseException, code: int = 1) -> NoReturn:
     msg = str(e).splitlines()[0] if str(e) else type(e).__name__
     err.print(f"[red]error:[/red] {msg}", highlight=False, markup=True)
     raise typer.Exit(code)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[F], F]:
+    """`app.command` that also turns every LayoutragError the command raises into one red line on
+    stderr: exit code `input_error_code` for an InputError, 1 for any other. No traceback; anything
+    else (typer.Exit included) passes through."""
+
+    def register(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except InputError as e:
+                _fail(e, input_error_code)
+            except LayoutragError as e:
+                _fail(e)
+
+        return app.command(name)(cast(F, run))
+
+    return register
+
+
 # --------------------------------------------------------------------------- ingest (issue 2)
-@app.command()
+@command()
 def ingest(
     paths: Annotated[list[Path], typer.Argument(help="PDF files or folders of PDFs.")],
     data: DataOpt = None,
@@ -53,14 +79,11 @@ def ingest(
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
     from layoutrag.ingest.pipeline import ingest_paths
 
-    try:
-        results = ingest_paths(paths, _data(data), layout=layout, jobs=jobs, progress=True)
-        if not no_index:
-            from layoutrag.index.store import build_index
+    results = ingest_paths(paths, _data(data), layout=layout, jobs=jobs, progress=True)
+    if not no_index:
+        from layoutrag.index.store import build_index
 
-            build_index(_data(data), progress=True)
-    except LayoutragError as e:
-        _fail(e)
+        build_index(_data(data), progress=True)
     failed = [r for r in results if r.status == "failed"]
     for r in failed:
         err.print(f"[red]failed[/red] {r.path}: {r.error}", highlight=False)
@@ -70,7 +93,7 @@ def ingest(
     raise typer.Exit(1 if failed else 0)
 
 
-@app.command()
+@command()
 def show(
     pdf_or_doc: Annotated[str, typer.Argument(help="A PDF path or an ingested doc id / file name.")],
     page: Annotated[int, typer.Option("--page", help="1-based page number.")] = 1,
@@ -81,15 +104,12 @@ def show(
     """Draw the detected layout elements with their labels over a page."""
     from layoutrag.ingest.pipeline import show_page
 
-    try:
-        show_page(pdf_or_doc, page=page, out=out, data=_data(data), layout=layout)
-    except LayoutragError as e:
-        _fail(e)
+    show_page(pdf_or_doc, page=page, out=out, data=_data(data), layout=layout)
     console.print(f"wrote {out}")
 
 
 # --------------------------------------------------------------------------- chunks (issue 3)
-@app.command()
+@command()
 def chunks(
     doc: Annotated[str, typer.Argument(help="Doc id or the PDF's file name.")],
     data: DataOpt = None,
@@ -98,14 +118,11 @@ def chunks(
     """List a document's chunks (id, type, pages, boxes, toc path, text head)."""
     from layoutrag.chunking.cli import print_chunks
 
-    try:
-        print_chunks(doc, data=_data(data), as_json=as_json, console=console)
-    except LayoutragError as e:
-        _fail(e)
+    print_chunks(doc, data=_data(data), as_json=as_json, console=console)
 
 
 # --------------------------------------------------------------------------- search (issue 4)
-@app.command()
+@command(input_error_code=2)
 def search(
     query: Annotated[
         str, typer.Argument(help="What to look for (English or Chinese, part numbers welcome).")
@@ -120,18 +137,13 @@ def search(
     from layoutrag.index.cli import print_hits
     from layoutrag.service import LayoutRAG
 
-    try:
-        idx = LayoutRAG(_data(data))
-        filters = {"doc_id": idx.resolve_doc(doc) if doc else None, "block_type": block_type}
-        hits = idx.search(query, top_k=top_k, filters=filters)
-    except InputError as e:
-        _fail(e, 2)
-    except LayoutragError as e:
-        _fail(e)
+    idx = LayoutRAG(_data(data))
+    filters = {"doc_id": idx.resolve_doc(doc) if doc else None, "block_type": block_type}
+    hits = idx.search(query, top_k=top_k, filters=filters)
     print_hits(hits, as_json=as_json, console=console)
 
 
-@app.command("import-chunks")
+@command("import-chunks")
 def import_chunks(
     file: Annotated[Path, typer.Argument(help="JSONL of chunk records (evidence-package field names).")],
     data: DataOpt = None,
@@ -139,29 +151,23 @@ def import_chunks(
     """Index chunk records made elsewhere; bad lines are reported and skipped."""
     from layoutrag.index.importer import import_chunks_file
 
-    try:
-        n_ok, problems = import_chunks_file(file, _data(data), progress=True)
-    except LayoutragError as e:
-        _fail(e)
+    n_ok, problems = import_chunks_file(file, _data(data), progress=True)
     for line_no, reason in problems:
         err.print(f"line {line_no}: {reason}", highlight=False)
     console.print(f"imported {n_ok} chunks, skipped {len(problems)} bad lines")
 
 
-@app.command()
+@command()
 def index(data: DataOpt = None) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
     from layoutrag.index.store import build_index
 
-    try:
-        stats = build_index(_data(data), progress=True)
-    except LayoutragError as e:
-        _fail(e)
+    stats = build_index(_data(data), progress=True)
     console.print(stats)
 
 
 # --------------------------------------------------------------------------- eval (issue 5)
-@app.command("eval")
+@command("eval")
 def evaluate(
     queries: Annotated[Path, typer.Argument(help="Queries JSONL (region gold or chunk-id gold).")],
     data: DataOpt = None,
@@ -175,15 +181,12 @@ def evaluate(
     """Score retrieval against gold regions or gold chunk ids."""
     from layoutrag.evaluation.harness import run_eval_cli
 
-    try:
-        run_eval_cli(
-            queries, _data(data), as_json=as_json, report=report, compare=compare, pdfs=pdfs, console=console
-        )
-    except LayoutragError as e:
-        _fail(e)
+    run_eval_cli(
+        queries, _data(data), as_json=as_json, report=report, compare=compare, pdfs=pdfs, console=console
+    )
 
 
-@app.command()
+@command()
 def samples(
     out: Annotated[Path, typer.Option("--out", help="Folder for the generated PDFs and ground truth.")],
     n: Annotated[int, typer.Option("--n")] = 30,
@@ -192,15 +195,12 @@ def samples(
     """Generate realistic sample datasheets with ground truth (elements and region queries)."""
     from layoutrag.samples.generator import generate_corpus
 
-    try:
-        summary = generate_corpus(out, n=n, seed=seed)
-    except LayoutragError as e:
-        _fail(e)
+    summary = generate_corpus(out, n=n, seed=seed)
     console.print(summary)
 
 
 # --------------------------------------------------------------------------- serve (issue 6)
-@app.command()
+@command()
 def serve(
     data: DataOpt = None,
     host: Annotated[str, typer.Option()] = "127.0.0.1",
@@ -212,7 +212,7 @@ def serve(
     run_server(_data(data), host=host, port=port)
 
 
-@app.command()
+@command()
 def mcp(data: DataOpt = None) -> None:
     """MCP server over stdio (tools: build_evidence_package, get_chunk, get_evidence_image)."""
     from layoutrag.serve.mcp_server import run_stdio
@@ -220,7 +220,7 @@ def mcp(data: DataOpt = None) -> None:
     run_stdio(_data(data))
 
 
-@app.command()
+@command()
 def demo(
     data: DataOpt = None,
     port: Annotated[int, typer.Option()] = 8000,
@@ -231,10 +231,7 @@ def demo(
     """Generate sample datasheets, ingest them, build the index and serve the UI."""
     from layoutrag.serve.demo import run_demo
 
-    try:
-        run_demo(_data(data), host=host, port=port, n=n, serve=not no_serve, console=console)
-    except LayoutragError as e:
-        _fail(e)
+    run_demo(_data(data), host=host, port=port, n=n, serve=not no_serve, console=console)
 
 
 def main() -> None:  # pragma: no cover

@@ -6,7 +6,6 @@ hits = idx.search("7M-26.000MAAJ-T ESR", top_k=15)      # list[EvidencePackage]
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from functools import cached_property
@@ -132,11 +131,6 @@ class LayoutRAG:
         if not out.exists():
             render_page_png(pdf, page, dpi, out)  # raises NotFoundError for a page out of range
         return out
-
-    def ingest_report(self) -> list[dict]:
-        if not self.data.report.exists():
-            return []
-        return json.loads(self.data.report.read_text(encoding="utf-8"))
 
     def doc_ids(self) -> Sequence[str]:
         return sorted(self._index.cards)

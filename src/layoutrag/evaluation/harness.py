@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -355,16 +354,10 @@ def run_eval_cli(
             "meta": meta,
             "systems": {r.name: (r.metrics if not r.error else {"error": r.error}) for r in results},
         }
-        print(json.dumps(payload, ensure_ascii=False, indent=2, default=_json_default))
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         print_summary(results, console=console, meta=meta)
     return results
-
-
-def _json_default(o: object) -> object:
-    if isinstance(o, float) and not math.isfinite(o):
-        return None
-    raise TypeError(type(o).__name__)
 
 
 def print_summary(results: Sequence[SystemResult], *, console, meta: dict) -> None:

@@ -10,7 +10,7 @@ Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond" (
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -98,9 +98,9 @@ def group_term_counts(counts: TermCounts, group: np.ndarray, n_groups: int) -> T
     return TermCounts(tf=tf, vocab=counts.vocab, doc_len=doc_len)
 
 
-def top_k(scores: np.ndarray, k: int, candidates: np.ndarray | None = None) -> np.ndarray:
-    """Indices of the k highest scores, best first; ties by index (stable). `candidates` restricts."""
-    idx = np.arange(len(scores)) if candidates is None else candidates
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k highest scores, best first; ties by index (stable)."""
+    idx = np.arange(len(scores))
     vals = scores[idx]
     if len(idx) > k:
         part = np.argpartition(-vals, k - 1)[:k]
@@ -117,20 +117,14 @@ class BM25Index:
         self.n_docs = counts.tf.shape[0]
         self.weights = bm25_weights(counts, k1=k1, b=b)
 
-    def scores(
-        self,
-        query_tokens: Sequence[str] | Mapping[str, float],
-        token_weight: Callable[[str], float] | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def scores(self, query_tokens: Sequence[str] | Mapping[str, float]) -> tuple[np.ndarray, np.ndarray]:
         """(doc indices with a positive score, their scores). Repeated query terms count once each
         time they occur (query term frequency), as in the reference implementations; a mapping gives
-        each term its weight directly, and `token_weight` scales a term's contribution."""
+        each term its weight directly."""
         if isinstance(query_tokens, Mapping):
             qtf = {t: float(n) for t, n in query_tokens.items() if t in self.vocab and n > 0}
         else:
             qtf = dict(Counter(t for t in query_tokens if t in self.vocab))
-        if token_weight is not None:
-            qtf = {t: n * token_weight(t) for t, n in qtf.items()}
         if not qtf:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
         w = self.weights
