@@ -11,13 +11,7 @@ from layoutrag.serve.answer import NOT_IN_EVIDENCE, answer_question, build_messa
 from layoutrag.serve.api import create_app
 from layoutrag.service import LayoutRAG
 from llm_stub import OpenAIStub
-from test_api import get, served_data_dir
-
-
-@pytest.fixture(scope="module")
-def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return served_data_dir(tmp_path_factory)
-
+from test_api import get
 
 QUESTION = "What is the operating temperature range?"
 

@@ -1,50 +1,22 @@
 """HTTP API through an in-process ASGI client: endpoints, traversal and limit tests, API key, no tracebacks.
 
-The data dir is real: two generated sample datasheets, ingested and indexed once per session
-(`served_data`, reused by test_answer, test_mcp and test_browser).
+The data dir is real: `served_data` (tests/conftest.py), two generated sample datasheets ingested and
+indexed once per session, shared with test_answer, test_mcp, test_browser and test_eval_e2e.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from pathlib import Path
 
 import httpx
 import pytest
 
+from conftest import SERVED_SAMPLE_DOCS as SAMPLE_DOCS
 from layoutrag.records import Chunk, EvidencePackage
 from layoutrag.serve.api import GuardMiddleware, create_app
-
-SAMPLE_DOCS = 2
-
-
-def build_served_data(root: Path) -> Path:
-    """Generate, ingest and index a small corpus into `root` once (reused when already built)."""
-    from layoutrag.index.store import build_index
-    from layoutrag.ingest.pipeline import ingest_paths
-    from layoutrag.samples.generator import generate_corpus
-
-    done = root / ".built"
-    if done.exists():
-        return root
-    samples = root / "samples"
-    generate_corpus(samples, n=SAMPLE_DOCS, seed=0)
-    results = ingest_paths(sorted(samples.glob("*.pdf")), root, progress=False)
-    assert all(r.status == "ok" for r in results), [r.error for r in results]
-    build_index(root, progress=False)
-    done.write_text("ok")
-    return root
-
-
-def served_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The session's small served corpus; built by the first module that asks, reused by the others."""
-    return build_served_data(tmp_path_factory.getbasetemp() / "served-data")
-
-
-@pytest.fixture(scope="module")
-def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return served_data_dir(tmp_path_factory)
 
 
 def sample_queries(data: Path) -> list[dict]:
@@ -168,6 +140,79 @@ def test_info_lists_examples_from_the_corpus(app) -> None:
     assert info["examples"]
     for q in info["examples"][:3]:
         assert get(app, "/api/search", params={"q": q, "k": 1}).json()["hits"], q
+
+
+def test_info_and_documents_counts_come_from_the_index_without_parsing_chunks(
+    served_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from layoutrag.index.store import LazyChunks
+
+    app = create_app(served_data)
+    first_info, first_docs = get(app, "/api/info").json(), get(app, "/api/documents").json()
+    chunks = app.state.layoutrag.service.chunks()
+    assert first_info["n_chunks"] == len(chunks)
+    assert first_info["block_types"] == sorted({c.block_type for c in chunks})
+    per_doc = Counter(c.doc_id for c in chunks)
+    assert {d["doc_id"]: d["n_chunks"] for d in first_docs["documents"]} == per_doc
+    parsed = []
+    read = LazyChunks.__getitem__
+    monkeypatch.setattr(LazyChunks, "__getitem__", lambda self, i: parsed.append(i) or read(self, i))
+    assert get(app, "/api/info").json() == first_info  # example queries: made once per generation
+    assert get(app, "/api/documents").json() == first_docs
+    assert parsed == []
+
+
+def test_fresh_runs_once_per_request(served_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(served_data)
+    state = app.state.layoutrag
+    calls = []
+    fresh = state.fresh
+    monkeypatch.setattr(state, "fresh", lambda: calls.append(1) or fresh())
+    doc = get(app, "/api/documents").json()["documents"][0]["doc_id"]
+    detail = get(app, f"/api/documents/{doc}").json()
+    hit = get(app, "/api/search", params={"q": "frequency", "k": 1}).json()["hits"][0]["chunk_id"]
+    unindexed = [c["chunk_id"] for c in detail["chunks"] if not c["indexed"]]
+    urls = [
+        "/api/info",
+        "/api/documents",
+        f"/api/documents/{doc}",
+        f"/api/documents/{doc}/pages/1.png",
+        f"/api/documents/{doc}/pdf",
+        "/api/search?q=frequency&k=3",
+        "/api/answer?q=frequency&k=3",
+        f"/api/chunks/{hit}",
+        f"/api/chunks/{hit}/evidence.png",
+        f"/api/chunks/{doc}_p1_b99",  # unknown: looked up in the index, then among the stored chunks
+        *[f"/api/chunks/{c}" for c in unindexed[:1]],
+    ]
+    for url in urls:
+        calls.clear()
+        r = get(app, url)
+        assert r.status_code in (200, 404), (url, r.status_code)
+        assert len(calls) == 1, (url, len(calls))
+
+
+def test_reindex_while_serving_is_seen_on_the_next_request(served_data: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from layoutrag.index.store import build_index
+
+    data = tmp_path / "data"
+    shutil.copytree(served_data, data)
+    app = create_app(data)
+    before = get(app, "/api/info").json()
+    docs = get(app, "/api/documents").json()["documents"]
+    gone = docs[0]["doc_id"]
+    assert get(app, f"/api/documents/{gone}").status_code == 200
+    shutil.rmtree(data / "docs" / gone)
+    build_index(data, progress=False)
+    after = get(app, "/api/info").json()
+    assert after["n_documents"] == before["n_documents"] - 1
+    assert after["n_chunks"] == before["n_chunks"] - docs[0]["n_chunks"]
+    assert [d["doc_id"] for d in get(app, "/api/documents").json()["documents"]] == [docs[1]["doc_id"]]
+    assert_clean_error(get(app, f"/api/documents/{gone}"), 404)
+    hits = get(app, "/api/search", params={"q": "frequency", "k": 10}).json()["hits"]
+    assert hits and all(h["doc_id"] != gone for h in hits)
 
 
 def test_ui_and_openapi_are_served(app) -> None:

@@ -20,7 +20,7 @@ import uvicorn
 from layoutrag.serve.answer import NOT_IN_EVIDENCE
 from layoutrag.serve.api import create_app
 from llm_stub import OpenAIStub
-from test_api import sample_queries, served_data_dir
+from test_api import sample_queries
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -38,11 +38,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent"),
 ]
-
-
-@pytest.fixture(scope="module")
-def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return served_data_dir(tmp_path_factory)
 
 
 def _free_port() -> int:

@@ -1,9 +1,10 @@
-"""generate → ingest → index → search → eval on a small generated corpus, with metric values derived
-by hand from the search results, plus invariants every system must satisfy."""
+"""generate → ingest → index → search → eval on a small generated corpus (the session's `served_data`),
+with metric values derived by hand from the search results, plus invariants every system must satisfy."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 from pathlib import Path
 
@@ -15,18 +16,12 @@ from layoutrag.geometry import area, intersection
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    from layoutrag.index.store import build_index
-    from layoutrag.ingest.pipeline import ingest_paths
-    from layoutrag.samples.generator import generate_corpus
-
-    pdfs = tmp_path_factory.mktemp("gen")
-    generate_corpus(pdfs, n=2, seed=0)
-    data = tmp_path_factory.mktemp("data")
-    results = ingest_paths([pdfs], data, layout="pymupdf", progress=False)
-    assert [r.status for r in results] == ["ok", "ok"]
-    build_index(data)
-    return pdfs, data
+def corpus(served_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The session's served corpus (tests/conftest.py), copied: evaluating writes embeddings of the
+    baselines' texts into the data dir's cache, and the shared data dir stays read-only."""
+    data = tmp_path_factory.mktemp("eval-data")
+    shutil.copytree(served_data, data, dirs_exist_ok=True)
+    return data / "samples", data
 
 
 def _docs(pdfs: Path) -> list[dict]:

@@ -14,8 +14,9 @@ from layoutrag.index.bm25 import BM25Index, count_terms, top_k
 from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse, rrf_fuse
 from layoutrag.index.glossary import expand_query, load_glossary
 from layoutrag.index.hybrid import HybridIndex
-from layoutrag.index.query import CardMatcher, query_codes
+from layoutrag.index.query import CardMatcher, is_searchable, normalize_query, query_codes
 from layoutrag.records import Chunk, DocumentCard, SearchFilters, TableRow
+from layoutrag.service import validate_query
 
 # --------------------------------------------------------------------------- BM25
 
@@ -284,6 +285,47 @@ def test_bad_queries_raise_clear_errors(hybrid: HybridIndex) -> None:
         hybrid.search("crystal", top_k=0)
     hits = hybrid.search("ESR\x00\x07 FA-128\n", top_k=2)  # control characters are blanked, not fatal
     assert hits[0].doc_id == "dfa"
+
+
+@pytest.mark.parametrize(
+    ("raw", "cleaned"),
+    [
+        ("  ESR\x00\x07 FA-128\n", "ESR FA-128"),
+        ("a\u3000\tb\r\nc", "a b c"),
+        ("工作温度范围", "工作温度范围"),
+        ("!!! ???", "!!! ???"),
+        ("\x00\x01\x02", ""),
+        ("   ", ""),
+    ],
+)
+def test_query_normalisation_is_shared_by_service_and_index(
+    hybrid: HybridIndex, raw: str, cleaned: str
+) -> None:
+    limit = hybrid.settings.max_query_chars
+    assert normalize_query(raw, max_chars=limit) == cleaned
+    if cleaned:
+        assert validate_query(raw, max_chars=limit) == cleaned
+    else:
+        with pytest.raises(InputError, match="^empty query$"):
+            validate_query(raw, max_chars=limit)
+    hits = [h.chunk_id for h in hybrid.search(raw, top_k=3)]
+    assert hits == [h.chunk_id for h in hybrid.search(cleaned, top_k=3)]
+    assert bool(hits) == is_searchable(cleaned)
+
+
+def test_query_length_limit_is_one_message(hybrid: HybridIndex) -> None:
+    limit = hybrid.settings.max_query_chars
+    messages = set()
+    for check in (
+        lambda q: normalize_query(q, max_chars=limit),
+        lambda q: validate_query(q, max_chars=limit),
+        hybrid.search,
+    ):
+        with pytest.raises(InputError) as e:
+            check("x" * (limit + 1))
+        messages.add(str(e.value))
+    assert messages == {f"query too long: {limit + 1} characters (limit {limit})"}
+    assert normalize_query("x" * limit, max_chars=limit) == "x" * limit
 
 
 def test_tokenizer_variants_build() -> None:

@@ -13,12 +13,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import ImageContent, TextContent
 
 from layoutrag.service import LayoutRAG
-from test_api import sample_queries, served_data_dir
-
-
-@pytest.fixture(scope="module")
-def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return served_data_dir(tmp_path_factory)
+from test_api import sample_queries
 
 
 def _server(data: Path) -> StdioServerParameters:

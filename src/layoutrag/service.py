@@ -21,15 +21,16 @@ __all__ = ["LayoutRAG", "open_index", "validate_query"]
 
 
 def validate_query(query: str, *, max_chars: int) -> str:
-    """Normalise a user query; raise InputError (one line) when it cannot be searched."""
+    """Normalise a user query (`index.query.normalize_query`, shared with `HybridIndex.search`);
+    raise InputError (one line) when it cannot be searched."""
+    from layoutrag.index.query import normalize_query  # lazy: it brings numpy, `import layoutrag` does not
+
     if not isinstance(query, str):
         raise InputError("query must be a string")
-    if len(query) > max_chars:
-        raise InputError(f"query too long: {len(query)} characters (limit {max_chars})")
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in query).strip()
+    cleaned = normalize_query(query, max_chars=max_chars)
     if not cleaned:
         raise InputError("empty query")
-    return " ".join(cleaned.split())
+    return cleaned
 
 
 class LayoutRAG:
@@ -77,6 +78,19 @@ class LayoutRAG:
     def chunks(self, doc_id: str | None = None) -> list[Chunk]:
         cs = self._index.chunks
         return [c for c in cs if doc_id is None or c.doc_id == doc_id]
+
+    def chunk_counts(self) -> dict[str, int]:
+        """Indexed chunks per document (documents with none left out), read off the index's chunk
+        table: no chunk record is parsed."""
+        import numpy as np  # the index has loaded it already
+
+        table = self._index.table
+        counts = np.bincount(table.doc_index, minlength=len(table.doc_ids)).tolist()
+        return {d: n for d, n in zip(table.doc_ids, counts, strict=True) if n}
+
+    def block_types(self) -> list[str]:
+        """The distinct block types of the indexed chunks, sorted (from the chunk table)."""
+        return sorted(set(self._index.table.block_types))
 
     def cards(self) -> list[DocumentCard]:
         return list(self._index.cards.values())

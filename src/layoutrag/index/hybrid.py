@@ -30,7 +30,15 @@ from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse
 from layoutrag.index.glossary import expand_query, load_glossary
-from layoutrag.index.query import CardMatcher, block_family, filter_mask, query_codes, wanted_family
+from layoutrag.index.query import (
+    CardMatcher,
+    block_family,
+    filter_mask,
+    is_searchable,
+    normalize_query,
+    query_codes,
+    wanted_family,
+)
 from layoutrag.index.tokenizer import (
     CJK_RE,
     Tokenizer,
@@ -211,12 +219,8 @@ class HybridIndex:
         k = self.settings.top_k if top_k is None else int(top_k)
         if k < 1:
             raise InputError("top_k must be at least 1")
-        if len(query) > self.settings.max_query_chars:
-            raise InputError(
-                f"query too long: {len(query)} characters (limit {self.settings.max_query_chars})"
-            )
-        query = " ".join("".join(ch if ch.isprintable() else " " for ch in query).split())
-        if not any(ch.isalnum() for ch in query) or not self.table.chunk_ids:
+        query = normalize_query(query, max_chars=self.settings.max_query_chars)
+        if not is_searchable(query) or not self.table.chunk_ids:
             return []  # nothing searchable (empty, only punctuation or symbols)
         mask = filter_mask(
             filters,

@@ -1,4 +1,5 @@
-"""Query understanding: part numbers and series named in a query, and search filters as row masks.
+"""Query understanding: the query text every front and the index accept, part numbers and series
+named in a query, and search filters as row masks.
 
 A code in a query is matched against every document card's part numbers, series, title codes and
 file name, compared in compact form (separators stripped), so `7M26000MAAJT`, `7m-26.000-maaj-t`
@@ -15,14 +16,38 @@ from pathlib import PurePath
 
 import numpy as np
 
+from layoutrag.errors import InputError
 from layoutrag.index.tokenizer import WORD_RE, compact, is_part_like, normalize_text
 from layoutrag.records import DocumentCard, SearchFilters
 
-__all__ = ["BLOCK_FAMILIES", "CardMatcher", "block_family", "filter_mask", "query_codes", "wanted_family"]
+__all__ = [
+    "BLOCK_FAMILIES",
+    "CardMatcher",
+    "block_family",
+    "filter_mask",
+    "is_searchable",
+    "normalize_query",
+    "query_codes",
+    "wanted_family",
+]
 
 EXACT, PREFIX = 1.0, 0.8
 _MAX_DOCS_PER_CODE = 3  # a code shared by more documents than this (AEC-Q200, SOT-23) names none
 _MAX_WINDOW = 4  # a code typed with spaces for separators spans up to this many words
+
+
+def normalize_query(query: str, *, max_chars: int) -> str:
+    """The query text as searched: InputError (one line) when longer than `max_chars`, then every
+    non-printable character blanked and whitespace collapsed. May return "" - the service calls that
+    an error (`validate_query`), the index an empty result (`is_searchable`)."""
+    if len(query) > max_chars:
+        raise InputError(f"query too long: {len(query)} characters (limit {max_chars})")
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in query).split())
+
+
+def is_searchable(query: str) -> bool:
+    """Whether a normalised query has anything to match (not empty, not only punctuation or symbols)."""
+    return any(ch.isalnum() for ch in query)
 
 
 # Routing by query type: a question about a drawing (footprint, outline, curve, pinout) wants a

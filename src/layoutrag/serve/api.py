@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import unquote
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -134,7 +134,10 @@ class GuardMiddleware:
 
 
 class ServeState:
-    """The service plus what the fronts derive from it, reloaded when the index generation changes."""
+    """The service plus what the fronts derive from it, reloaded when the index generation changes.
+
+    Each request calls `fresh()` once (the endpoints get the service through the `fresh_service`
+    dependency) and hands that service to the methods here."""
 
     def __init__(self, data_root: Path, settings: Settings) -> None:
         self.service = LayoutRAG(data_root, settings=settings)
@@ -142,12 +145,14 @@ class ServeState:
         self._lock = threading.Lock()
         self._generation: str | None = None
         self._doc_cache: dict[str, dict[str, Any]] = {}
+        self._examples: list[str] | None = None  # /api/info's example queries, made once per generation
         # searches are CPU-bound (query embedding, matrix products): more of them at once than there are
         # cores only adds thread contention, so the rest wait their turn here
         self.search_slots = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
 
-    def search(self, q: str, *, top_k: int, filters: SearchFilters | None = None) -> list[EvidencePackage]:
-        svc = self.fresh()
+    def search(
+        self, svc: LayoutRAG, q: str, *, top_k: int, filters: SearchFilters | None = None
+    ) -> list[EvidencePackage]:
         with self.search_slots:
             return svc.search(q, top_k=top_k, filters=filters)
 
@@ -165,12 +170,12 @@ class ServeState:
                 if gen != self._generation:
                     self.service.reload()
                     self._doc_cache.clear()
+                    self._examples = None
                     self._generation = gen
         return self.service
 
-    def doc_chunks(self, doc_id: str) -> list[Chunk]:
+    def doc_chunks(self, svc: LayoutRAG, doc_id: str) -> list[Chunk]:
         """Every chunk of a document, page headers/footers (not indexed) included when stored."""
-        svc = self.fresh()
         svc.card(doc_id)  # validates the id and that the index knows it
         path = svc.data.chunks_json(doc_id)
         if path.exists():
@@ -180,13 +185,12 @@ class ServeState:
                 log.warning("unreadable chunks.json for %s; using the index's chunks", doc_id)
         return svc.chunks(doc_id)
 
-    def doc_detail(self, doc_id: str) -> dict[str, Any]:
-        svc = self.fresh()
+    def doc_detail(self, svc: LayoutRAG, doc_id: str) -> dict[str, Any]:
         cached = self._doc_cache.get(doc_id)
         if cached is not None:
             return cached
         card = svc.card(doc_id)
-        chunks = self.doc_chunks(doc_id)
+        chunks = self.doc_chunks(svc, doc_id)
         pages = _page_summaries(svc, doc_id, chunks)
         on_page: dict[int, list[str]] = {p["page"]: [] for p in pages}
         for c in chunks:
@@ -203,6 +207,12 @@ class ServeState:
         }
         self._doc_cache[doc_id] = detail
         return detail
+
+    def examples(self, svc: LayoutRAG) -> list[str]:
+        """Example queries for the UI: they read every chunk record, so once per index generation."""
+        if self._examples is None:
+            self._examples = _example_queries(svc)
+        return self._examples
 
 
 def _page_summaries(svc: LayoutRAG, doc_id: str, chunks: list[Chunk]) -> list[dict[str, Any]]:
@@ -309,6 +319,12 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     )
     app.state.layoutrag = state
 
+    def fresh_service() -> LayoutRAG:
+        """The service for one request: `fresh()` runs once, so a re-ingest is seen from the next request."""
+        return state.fresh()
+
+    Svc = Annotated[LayoutRAG, Depends(fresh_service)]
+
     @app.exception_handler(LayoutragError)
     async def _layoutrag_error(request: Request, e: LayoutragError) -> JSONResponse:
         status = _status_for(e)
@@ -341,41 +357,39 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/search", tags=["search"])
     def search(
+        svc: Svc,
         q: Q,
         k: K = settings.top_k,
         doc: Annotated[str | None, Query(max_length=256, description="Doc id or PDF file name.")] = None,
         type: Annotated[str | None, Query(max_length=40, description="Block type.")] = None,  # noqa: A002
     ) -> JSONResponse:
         """Search; each hit is an evidence package (document, page, PDF-point boxes, text, image)."""
-        svc = state.fresh()
-        hits = state.search(q, top_k=k, filters=_filters(svc, doc, type))
+        hits = state.search(svc, q, top_k=k, filters=_filters(svc, doc, type))
         return JSONResponse(
             {"query": q, "k": k, "hits": [h.model_dump(mode="json") for h in hits]}, headers=NO_STORE
         )
 
     @app.get("/api/answer", tags=["search"])
-    def answer(q: Q, k: Annotated[int, Query(ge=1, le=20)] = 6) -> JSONResponse:
+    def answer(svc: Svc, q: Q, k: Annotated[int, Query(ge=1, le=20)] = 6) -> JSONResponse:
         """Answer from the top evidence packages, citing them as [E1], [E2] … (needs LAYOUTRAG_LLM_*)."""
         from layoutrag.llm import llm_from_env
         from layoutrag.serve.answer import answer_question, evidence_list
 
         question = validate_query(q, max_chars=max_q)
-        hits = evidence_list(state.search(question, top_k=k))
+        hits = evidence_list(state.search(svc, question, top_k=k))
         result = answer_question(question, hits, llm_from_env("LAYOUTRAG_LLM"))
         body = result.model_dump(mode="json")
         body["hits"] = [h.model_dump(mode="json") for h in hits]
         return JSONResponse(body, headers=NO_STORE)
 
     @app.get("/api/chunks/{chunk_id}", tags=["records"])
-    def chunk(chunk_id: str) -> JSONResponse:
+    def chunk(svc: Svc, chunk_id: str) -> JSONResponse:
         """One chunk (the evidence-package fields without query-time scores)."""
-        svc = state.fresh()
         return JSONResponse(_lookup_chunk(state, svc, chunk_id).model_dump(mode="json"))
 
     @app.get("/api/chunks/{chunk_id}/evidence.png", tags=["records"])
-    def evidence_png(chunk_id: str) -> FileResponse:
+    def evidence_png(svc: Svc, chunk_id: str) -> FileResponse:
         """The chunk's merged evidence image."""
-        svc = state.fresh()
         c = _lookup_chunk(state, svc, chunk_id)
         if not c.evidence_image:
             raise NotFoundError(f"no evidence image for chunk {chunk_id}")
@@ -385,59 +399,53 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         return FileResponse(path, media_type="image/png", headers=REVALIDATE)
 
     @app.get("/api/documents", tags=["documents"])
-    def documents() -> JSONResponse:
+    def documents(svc: Svc) -> JSONResponse:
         """Every indexed document's card, with its chunk count."""
-        svc = state.fresh()
-        counts: dict[str, int] = {}
-        for c in svc.chunks():
-            counts[c.doc_id] = counts.get(c.doc_id, 0) + 1
+        counts = svc.chunk_counts()
         cards = sorted(svc.cards(), key=lambda c: (c.file_name or c.doc_id).lower())
         return JSONResponse(
             {"documents": [{**c.model_dump(mode="json"), "n_chunks": counts.get(c.doc_id, 0)} for c in cards]}
         )
 
     @app.get("/api/documents/{doc_id}", tags=["documents"])
-    def document(doc_id: str) -> JSONResponse:
+    def document(svc: Svc, doc_id: str) -> JSONResponse:
         """A document's card, pages (size, chunk ids on each) and chunk summaries."""
         check_id(doc_id, "document")
-        return JSONResponse(state.doc_detail(doc_id))
+        return JSONResponse(state.doc_detail(svc, doc_id))
 
     @app.get("/api/documents/{doc_id}/pages/{page}.png", tags=["documents"])
-    def page_png(doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> FileResponse:
+    def page_png(svc: Svc, doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> FileResponse:
         """A page image at the ingest dpi (rendered from the stored PDF on first request)."""
-        svc = state.fresh()
         check_id(doc_id, "document")
-        detail = state.doc_detail(doc_id)
+        detail = state.doc_detail(svc, doc_id)
         if detail["pages"] and page > max(p["page"] for p in detail["pages"]):
             raise NotFoundError(f"document {doc_id} has no page {page}")
         return FileResponse(svc.page_image(doc_id, page), media_type="image/png", headers=IMMUTABLE)
 
     @app.get("/api/documents/{doc_id}/pdf", tags=["documents"])
-    def pdf(doc_id: str) -> FileResponse:
+    def pdf(svc: Svc, doc_id: str) -> FileResponse:
         """The PDF as ingested."""
-        svc = state.fresh()
         path = svc.pdf_path(doc_id)
         card = svc.card(doc_id)
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", card.file_name or f"{doc_id}.pdf")
         return FileResponse(path, media_type="application/pdf", filename=name)
 
     @app.get("/api/info", tags=["meta"])
-    def info() -> JSONResponse:
+    def info(svc: Svc) -> JSONResponse:
         """Corpus summary for the UI: counts, block types, example queries, whether answers are on."""
-        svc = state.fresh()
         try:
-            chunks = svc.chunks()
+            n_chunks = sum(svc.chunk_counts().values())
+            types = svc.block_types()
             n_docs = len(svc.cards())
-            examples = _example_queries(svc)
+            examples = state.examples(svc)
             index_ready = True
         except IndexMissingError:
-            chunks, n_docs, examples, index_ready = [], 0, [], False
-        types = sorted({c.block_type for c in chunks})
+            n_chunks, types, n_docs, examples, index_ready = 0, [], 0, [], False
         return JSONResponse(
             {
                 "index_ready": index_ready,
                 "n_documents": n_docs,
-                "n_chunks": len(chunks),
+                "n_chunks": n_chunks,
                 "block_types": types,
                 "examples": examples,
                 "answers_enabled": bool(os.environ.get("LAYOUTRAG_LLM_BASE_URL")),
@@ -470,7 +478,7 @@ def _lookup_chunk(state: ServeState, svc: LayoutRAG, chunk_id: str) -> Chunk:
     except NotFoundError:
         doc_id = chunk_id.rsplit("_p", 1)[0]
         if doc_id != chunk_id and doc_id in svc.doc_ids():
-            for c in state.doc_chunks(doc_id):
+            for c in state.doc_chunks(svc, doc_id):
                 if c.chunk_id == chunk_id:
                     return c
         raise
@@ -481,9 +489,12 @@ def _is_loopback(host: str) -> bool:
 
 
 def _warm_up(state: ServeState) -> None:
-    """Load the index and the query embedder before the first visitor asks (errors surface later)."""
+    """Load the index and the query embedder, and pick the example queries, before the first
+    visitor asks (errors surface later)."""
     try:
-        state.fresh().search("warm up", top_k=1)
+        svc = state.fresh()
+        svc.search("warm up", top_k=1)
+        state.examples(svc)
     except Exception as e:  # an empty data dir is fine here; /api/info says so
         log.info("warm-up skipped: %s", _one_line(e))
 
