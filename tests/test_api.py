@@ -95,6 +95,13 @@ def test_search_limits_edge_values_pass(app) -> None:
     assert get(app, "/api/search", params={"q": "x" * 1000, "k": 100}).status_code == 200
 
 
+def test_unknown_block_type_is_422_naming_the_valid_types(app) -> None:
+    r = get(app, "/api/search", params={"q": "frequency", "type": "bogus"})
+    assert_clean_error(r, 422)
+    assert r.json()["error"].startswith("unknown block type 'bogus'; valid: caption, figure, ")
+    assert get(app, "/api/search", params={"q": "frequency", "type": "Table"}).status_code == 200
+
+
 def test_unknown_doc_filter_is_404(app) -> None:
     assert_clean_error(get(app, "/api/search", params={"q": "frequency", "doc": "../../etc/passwd"}), 404)
 

@@ -118,6 +118,49 @@ def test_cli_metrics_match_values_derived_by_hand(corpus: tuple[Path, Path], tmp
     assert m["region"]["by_kind"]["figure"]["hit@15"] == 0.0
 
 
+def _strict_json(text: str) -> object:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"not valid JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_non_finite_metrics_are_written_as_null(
+    corpus: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Leakage is infinite for a zero-area gold region: `eval --json` and metrics.json stay valid JSON."""
+    import math
+
+    from typer.testing import CliRunner
+
+    import layoutrag.evaluation.harness as harness
+    from layoutrag.cli import app
+
+    real = harness.region_metrics
+
+    def non_finite(results):  # noqa: ANN001, ANN202
+        m = real(results)
+        m["leakage_median"], m["iou_mean"] = math.inf, math.nan
+        for group in m["by_kind"].values():
+            group["leakage_p90"] = -math.inf
+        return m
+
+    monkeypatch.setattr(harness, "region_metrics", non_finite)
+    pdfs, data = corpus
+    report = tmp_path / "rep"
+    r = CliRunner().invoke(
+        app, ["eval", str(pdfs / "queries.jsonl"), "--data", str(data), "--json", "--report", str(report)]
+    )
+    assert r.exit_code == 0, r.output
+    printed = _strict_json(r.output)["systems"]["layoutrag (fused)"]["region"]
+    written = _strict_json((report / "metrics.json").read_text())["systems"]["layoutrag (fused)"]["metrics"][
+        "region"
+    ]
+    for m in (printed, written):
+        assert m["leakage_median"] is None and m["iou_mean"] is None and 0 <= m["hit@15"] <= 1
+        assert m["by_kind"] and all(g["leakage_p90"] is None for g in m["by_kind"].values())
+
+
 def test_generated_queries_obey_the_invariants(corpus: tuple[Path, Path], tmp_path: Path) -> None:
     from layoutrag.config import settings
     from layoutrag.evaluation.report import write_report

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from layoutrag.cli import app
-from layoutrag.errors import IndexMissingError
+from layoutrag.errors import IndexMissingError, InputError
 from layoutrag.index.importer import import_chunks_file
 from layoutrag.index.store import build_index, current_generation, load_index
 from layoutrag.records import DocChunks, DocumentCard
@@ -102,6 +102,84 @@ def test_import_cli_and_search_cli(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "query too long" in res.output and "Traceback" not in res.output
     res = runner.invoke(app, ["search", "land pattern", "--data", str(tmp_path / "empty")])
     assert res.exit_code == 1 and "no index" in res.output
+
+
+def test_cli_os_errors_are_one_line_naming_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    afile = tmp_path / "afile"
+    afile.write_text("not a data dir")
+    chunks = str(small_jsonl(tmp_path / "c.jsonl", docs=1))
+    for args in (
+        ["import-chunks", chunks, "--data", str(afile)],
+        ["index", "--data", str(afile)],
+        ["search", "frequency", "--data", str(afile)],
+        ["chunks", "doc0", "--data", str(afile)],
+    ):
+        res = runner.invoke(app, args)
+        assert isinstance(res.exception, SystemExit) and res.exit_code in (1, 2), (args, res.exception)
+        assert res.output.strip() == f"error: data dir {afile} is not a directory", args
+    assert afile.read_text() == "not a data dir"  # nothing lost
+    # an OSError from anywhere below (here: an unreadable path) is one line naming path and problem
+    import layoutrag.index.importer as importer
+
+    def refuse(*a: object, **k: object) -> None:
+        raise PermissionError(13, "Permission denied", str(tmp_path / "locked"))
+
+    monkeypatch.setattr(importer, "import_chunks_file", refuse)
+    res = runner.invoke(app, ["import-chunks", chunks, "--data", str(tmp_path / "d")])
+    assert isinstance(res.exception, SystemExit) and res.exit_code == 1
+    assert res.output.strip() == f"error: {tmp_path / 'locked'}: permission denied"
+    # a programming error is not dressed up as a user error
+    monkeypatch.setattr(importer, "import_chunks_file", lambda *a, **k: 1 / 0)
+    res = runner.invoke(app, ["import-chunks", chunks, "--data", str(tmp_path / "d")])
+    assert isinstance(res.exception, ZeroDivisionError)
+
+
+def test_cli_error_text_is_not_read_as_markup(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    import_chunks_file(small_jsonl(tmp_path / "c.jsonl", docs=1), data, progress=False)
+    res = CliRunner().invoke(app, ["search", "frequency", "--doc", "[/x]", "--data", str(data)])
+    assert isinstance(res.exception, SystemExit) and res.exit_code == 1
+    assert res.output.strip() == "error: unknown document: [/x]"
+
+
+def test_unknown_block_type_is_refused_naming_the_valid_types(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    lines = [
+        small_jsonl(tmp_path / "c.jsonl", docs=1).read_text(encoding="utf-8").strip(),
+        chunk_line("doc9", 1, 0, "Frequency stability over temperature", block_type="stability_curve"),
+    ]
+    (tmp_path / "c2.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    import_chunks_file(tmp_path / "c2.jsonl", data, progress=False)
+    runner = CliRunner()
+    res = runner.invoke(app, ["search", "frequency", "--data", str(data), "--type", "bogus"])
+    assert isinstance(res.exception, SystemExit) and res.exit_code == 2
+    assert res.output.strip() == (
+        "error: unknown block type 'bogus'; valid: caption, figure, footnote, formula, heading, list, "
+        "page_footer, page_header, stability_curve, table, text, title"
+    )
+    rag = LayoutRAG(data)
+    with pytest.raises(InputError, match="unknown block type 'bogus'; valid: "):
+        rag.search("frequency", filters={"block_type": "bogus"})
+    # a type ingest makes, an imported type, a component of it and another case are all accepted
+    assert rag.search("frequency", filters={"block_type": "formula"}) == []
+    assert [h.doc_id for h in rag.search("frequency", filters={"block_type": "curve"})] == ["doc9"]
+    assert rag.search("frequency", filters={"block_type": "stability_curve"})
+    res = runner.invoke(app, ["search", "land pattern", "--data", str(data), "--type", "Figure", "--json"])
+    assert res.exit_code == 0, res.output
+    assert {h["block_type"] for h in json.loads(res.output)} == {"figure"}
+
+
+def test_index_cli_with_nothing_ingested_is_an_error(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for data in (tmp_path / "missing", tmp_path):
+        res = runner.invoke(app, ["index", "--data", str(data)])
+        assert isinstance(res.exception, SystemExit) and res.exit_code == 1
+        assert res.output.strip() == f"error: no ingested documents in {data}; run `layoutrag ingest` first"
+    assert not (tmp_path / "missing").exists() and not list(tmp_path.iterdir())  # nothing written
+    import_chunks_file(small_jsonl(tmp_path / "c.jsonl", docs=1), tmp_path / "data", progress=False)
+    res = runner.invoke(app, ["index", "--data", str(tmp_path / "data")])
+    assert res.exit_code == 0 and "chunks=3" in res.output, res.output
 
 
 def test_service_search_end_to_end(tmp_path: Path) -> None:

@@ -52,6 +52,9 @@ def session_results(served_data: Path) -> dict:
             out["bad_k"] = await client.call_tool(
                 "build_evidence_package", {"query": "frequency", "top_k": 500}
             )
+            out["bad_type"] = await client.call_tool(
+                "build_evidence_package", {"query": "frequency", "filters": {"block_type": "bogus"}}
+            )
             out["hit"] = hit
         return out
 
@@ -102,6 +105,7 @@ def test_get_chunk_and_image(session_results: dict, served_data: Path) -> None:
         ("bad_image", "unknown chunk"),
         ("long_query", "query too long"),
         ("bad_k", "top_k must be between 1 and 100"),
+        ("bad_type", "unknown block type 'bogus'; valid: caption, figure,"),
     ],
 )
 def test_errors_are_tool_errors_with_a_clear_message(session_results: dict, key: str, message: str) -> None:

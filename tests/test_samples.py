@@ -159,3 +159,16 @@ def test_samples_cli(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert len(list(tmp_path.glob("*.pdf"))) == 1
     assert (tmp_path / "queries.jsonl").exists()
+
+
+def test_samples_cli_out_is_a_file(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+
+    out = tmp_path / "notes.txt"
+    out.write_text("keep me")
+    r = CliRunner().invoke(app, ["samples", "--out", str(out), "--n", "1"])
+    assert isinstance(r.exception, SystemExit) and r.exit_code == 1
+    assert r.output.strip() == f"error: output folder {out} is not a directory"
+    assert out.read_text() == "keep me"

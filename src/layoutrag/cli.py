@@ -1,6 +1,7 @@
 """`layoutrag` command line: a thin shell over the core modules.
 
-Every LayoutragError becomes one red line on stderr and exit code 1 (2 for bad usage); no traceback.
+Every LayoutragError becomes one red line on stderr and exit code 1 (2 for bad usage); so does an
+OSError (a path that is not a directory, not writable, ...), naming the path. No traceback.
 That happens in one place, `command`, which registers every command; a command's body only does its work.
 Each command's body belongs to the area that implements it (see the module named in its import).
 """
@@ -15,6 +16,7 @@ from typing import Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from layoutrag.config import default_data_dir
 from layoutrag.errors import InputError, LayoutragError
@@ -39,9 +41,19 @@ def _data(data: Path | None) -> Path:
 
 
 def _fail(e: BaseException, code: int = 1) -> NoReturn:
-    msg = str(e).splitlines()[0] if str(e) else type(e).__name__
-    err.print(f"[red]error:[/red] {msg}", highlight=False, markup=True)
+    if isinstance(e, OSError):
+        msg = _os_error_line(e)
+    else:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+    err.print(f"[red]error:[/red] {escape(msg)}", highlight=False, markup=True)
     raise typer.Exit(code)
+
+
+def _os_error_line(e: OSError) -> str:
+    """`PATH: problem` for an OSError (`[Errno 20] Not a directory: 'x'` -> `x: not a directory`)."""
+    problem = (e.strerror or str(e) or type(e).__name__).lower()
+    paths = [str(p) for p in (e.filename, e.filename2) if p is not None]
+    return f"{' -> '.join(paths)}: {problem}" if paths else problem
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -49,8 +61,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[F], F]:
     """`app.command` that also turns every LayoutragError the command raises into one red line on
-    stderr: exit code `input_error_code` for an InputError, 1 for any other. No traceback; anything
-    else (typer.Exit included) passes through."""
+    stderr: exit code `input_error_code` for an InputError, 1 for any other; an OSError (the
+    operating system refusing a path) is one line naming the path, exit code 1. No traceback;
+    anything else (typer.Exit, a programming error) passes through."""
 
     def register(fn: F) -> F:
         @functools.wraps(fn)
@@ -60,6 +73,8 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
             except InputError as e:
                 _fail(e, input_error_code)
             except LayoutragError as e:
+                _fail(e)
+            except OSError as e:
                 _fail(e)
 
         return app.command(name)(cast(F, run))
@@ -86,7 +101,7 @@ def ingest(
         build_index(_data(data), progress=True)
     failed = [r for r in results if r.status == "failed"]
     for r in failed:
-        err.print(f"[red]failed[/red] {r.path}: {r.error}", highlight=False)
+        err.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
     ok = sum(r.status == "ok" for r in results)
     skipped = sum(r.status == "skipped" for r in results)
     console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed")
@@ -153,7 +168,7 @@ def import_chunks(
 
     n_ok, problems = import_chunks_file(file, _data(data), progress=True)
     for line_no, reason in problems:
-        err.print(f"line {line_no}: {reason}", highlight=False)
+        err.print(f"line {line_no}: {reason}", highlight=False, markup=False)
     console.print(f"imported {n_ok} chunks, skipped {len(problems)} bad lines")
 
 
@@ -162,7 +177,7 @@ def index(data: DataOpt = None) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
     from layoutrag.index.store import build_index
 
-    stats = build_index(_data(data), progress=True)
+    stats = build_index(_data(data), progress=True, require_documents=True)
     console.print(stats)
 
 

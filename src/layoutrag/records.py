@@ -20,6 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
+    "BLOCK_TYPES",
     "LABELS",
     "BBox",
     "Chunk",
@@ -52,6 +53,21 @@ Label = Literal[
     "formula",
 ]
 LABELS: tuple[str, ...] = Label.__args__  # type: ignore[attr-defined]
+
+BLOCK_TYPES: tuple[str, ...] = (
+    "text",
+    "table",
+    "figure",
+    "list",
+    "heading",
+    "title",
+    "caption",
+    "footnote",
+    "formula",
+    "page_header",
+    "page_footer",
+)
+"""Every `Chunk.block_type` ingest makes (chunking.group.block_type_of); imported chunks may add others."""
 
 BBox = tuple[float, float, float, float]
 """[x0, y0, x1, y1] in PDF points, top-left origin of the displayed page."""

@@ -56,11 +56,17 @@ class LayoutRAG:
         top_k: int | None = None,
         filters: SearchFilters | dict | None = None,
     ) -> list[EvidencePackage]:
+        """Evidence packages, best first. Every front (CLI, HTTP API, MCP) searches through here, so
+        a bad query, top_k or filter is refused with the same one-line InputError everywhere."""
         q = validate_query(query, max_chars=self.settings.max_query_chars)
         k = self.settings.top_k if top_k is None else int(top_k)
         if not 1 <= k <= self.settings.max_top_k:
             raise InputError(f"top_k must be between 1 and {self.settings.max_top_k}")
         f = SearchFilters.model_validate(filters) if isinstance(filters, dict) else filters
+        if f is not None and f.block_type is not None:
+            from layoutrag.index.query import check_block_type
+
+            check_block_type(f.block_type, self._index.table.block_types)
         return self._index.search(q, top_k=k, filters=f)
 
     # --- records ------------------------------------------------------------------------

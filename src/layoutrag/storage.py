@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from layoutrag.errors import NotFoundError
+from layoutrag.errors import InputError, NotFoundError
 
 __all__ = ["ID_RE", "DataDir", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
 
@@ -75,7 +75,10 @@ def _default(o: object) -> object:
 
 class DataDir:
     def __init__(self, root: str | os.PathLike[str]) -> None:
+        """A data dir need not exist yet (ingest creates it); a path that is something else is refused."""
         self.root = Path(root)
+        if self.root.exists() and not self.root.is_dir():
+            raise InputError(f"data dir {self.root} is not a directory")
 
     # --- layout -------------------------------------------------------------------------
     @property

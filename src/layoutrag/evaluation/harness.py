@@ -354,7 +354,9 @@ def run_eval_cli(
             "meta": meta,
             "systems": {r.name: (r.metrics if not r.error else {"error": r.error}) for r in results},
         }
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        from layoutrag.evaluation.report import metrics_json
+
+        print(metrics_json(payload, indent=2))
     else:
         print_summary(results, console=console, meta=meta)
     return results

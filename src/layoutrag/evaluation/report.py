@@ -25,6 +25,7 @@ __all__ = [
     "REGION_COLUMNS",
     "fmt",
     "git_commit",
+    "metrics_json",
     "write_report",
 ]
 
@@ -60,6 +61,22 @@ _DISTRIBUTION_SYSTEMS = (
     "fixed 512-token windows (fused)",
     "whole page (fused)",
 )
+
+
+def _finite(o: object) -> object:
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _finite(v) for k, v in o.items()}
+    if isinstance(o, list | tuple):
+        return [_finite(v) for v in o]
+    return o
+
+
+def metrics_json(payload: object, *, indent: int) -> str:
+    """Valid JSON for a metrics payload: a non-finite number (the leakage of a zero-area gold region is
+    infinite) becomes null, never the `NaN`/`Infinity` json.dumps would write."""
+    return json.dumps(_finite(payload), ensure_ascii=False, indent=indent, allow_nan=False)
 
 
 def fmt(v: object) -> str:
@@ -324,9 +341,5 @@ def write_report(out: Path, results: Sequence, *, meta: dict) -> Path:  # noqa: 
             for r in results
         },
     }
-    atomic_write_text(out / "metrics.json", json.dumps(payload, ensure_ascii=False, indent=1, default=_nan))
+    atomic_write_text(out / "metrics.json", metrics_json(payload, indent=1))
     return path
-
-
-def _nan(o: object) -> object:
-    return None

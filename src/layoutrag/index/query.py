@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePath
 
 import numpy as np
 
 from layoutrag.errors import InputError
 from layoutrag.index.tokenizer import WORD_RE, compact, is_part_like, normalize_text
-from layoutrag.records import DocumentCard, SearchFilters
+from layoutrag.records import BLOCK_TYPES, DocumentCard, SearchFilters
 
 __all__ = [
     "BLOCK_FAMILIES",
     "CardMatcher",
     "block_family",
+    "check_block_type",
     "filter_mask",
     "is_searchable",
     "normalize_query",
@@ -142,6 +143,23 @@ class CardMatcher:
         return found
 
 
+def _selects(want: str, block_type: str) -> bool:
+    """A block-type filter selects a type by name or by a component of a compound type (`table`
+    selects `electrical_specifications_table`)."""
+    t = block_type.lower()
+    return t == want or want in t.split("_")
+
+
+def check_block_type(value: str, index_types: Sequence[str] = ()) -> str:
+    """`value` when it selects a block type ingest makes or one in the index (`index_types`: imported
+    chunks may bring their own); else InputError naming the valid types."""
+    known = sorted({*BLOCK_TYPES, *index_types})
+    want = value.lower() if isinstance(value, str) else ""
+    if not want or not any(_selects(want, t) for t in known):
+        raise InputError(f"unknown block type {str(value)[:40]!r}; valid: {', '.join(known)}")
+    return value
+
+
 def filter_mask(
     filters: SearchFilters | None,
     *,
@@ -161,8 +179,7 @@ def filter_mask(
         mask &= doc_index == (doc_ids.index(filters.doc_id) if filters.doc_id in doc_ids else -2)
     if filters.block_type is not None:
         want = filters.block_type.lower()
-        # `table` also selects `electrical_specifications_table` (a component of a compound type)
-        codes = [i for i, t in enumerate(block_types) if t.lower() == want or want in t.lower().split("_")]
+        codes = [i for i, t in enumerate(block_types) if _selects(want, t)]
         mask &= np.isin(block_codes, codes)
     if filters.page_min is not None:
         mask &= pages >= filters.page_min

@@ -36,7 +36,7 @@ import scipy.sparse as sp
 
 from layoutrag.config import Settings
 from layoutrag.config import settings as default_settings
-from layoutrag.errors import IndexMissingError, LayoutragError
+from layoutrag.errors import IndexMissingError, InputError, LayoutragError
 from layoutrag.index.bm25 import TermCounts, count_terms
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import (
@@ -224,15 +224,20 @@ def _build_lock(index_dir: Path) -> Iterator[None]:
         yield
 
 
-def _gather(data: DataDir) -> tuple[list[Chunk], dict[str, DocumentCard]]:
-    """Indexed chunks and cards of every ingested and every imported document (ingested wins)."""
-    docs: dict[str, DocChunks] = {}
+def _sources(data: DataDir) -> list[Path]:
+    """The chunk files of every imported and every ingested document (imported first)."""
     sources = []
     if data.imported.is_dir():
         sources += sorted(data.imported.glob("*.json"))
     if data.docs.is_dir():
         sources += sorted(p / "chunks.json" for p in data.docs.iterdir() if (p / "chunks.json").is_file())
-    for path in sources:
+    return sources
+
+
+def _gather(data: DataDir) -> tuple[list[Chunk], dict[str, DocumentCard]]:
+    """Indexed chunks and cards of every ingested and every imported document (ingested wins)."""
+    docs: dict[str, DocChunks] = {}
+    for path in _sources(data):
         try:
             dc = DocChunks.model_validate_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -249,11 +254,16 @@ def build_index(
     progress: bool = False,
     settings: Settings | None = None,
     embedder: Embedder | str | None = None,
+    require_documents: bool = False,
 ) -> IndexStats:
-    """Build a new generation from docs/*/chunks.json and imported chunks, then swap it in."""
+    """Build a new generation from docs/*/chunks.json and imported chunks, then swap it in.
+    With `require_documents` a data dir with no document to index is an InputError (nothing is
+    written); without, it gets an empty index."""
     t0 = time.perf_counter()
     s = settings or default_settings
     data = DataDir(data_root)
+    if require_documents and not _sources(data):
+        raise InputError(f"no ingested documents in {data.root}; run `layoutrag ingest` first")
     index_dir = data.index
     index_dir.mkdir(parents=True, exist_ok=True)
     with _build_lock(index_dir):
@@ -263,6 +273,8 @@ def build_index(
         tmp.mkdir()
         try:
             chunks, cards = _gather(data)
+            if require_documents and not cards:  # every chunks file is damaged: keep the live index
+                raise InputError(f"no readable chunks in {data.root}; run `layoutrag ingest` again")
             if embedder is None or isinstance(embedder, str):
                 emb_name = resolve_embedder_name(embedder or s.embedder)
                 emb = get_embedder(emb_name)

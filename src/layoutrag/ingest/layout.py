@@ -121,19 +121,28 @@ def _drawing_clusters(page: pymupdf.Page) -> list[BBox]:
         return []
 
 
+RULING_MAX_GROWTH = 2.0  # a ruling this much larger than the table box is taken as it is ...
+RULING_MAX_GROWTH_ALONE = 4.0  # ... and up to this, when no other element lies inside it
+
+
 def snap_tables_to_rulings(detections: list[Detection], clusters: list[BBox]) -> list[Detection]:
     """Grow each table box to the ruling lines drawn around it.
 
     The PyMuPDF model boxes a table by its text, so the outer rules and empty cells at the edges
-    fall outside. A drawing cluster that holds most of the table box and is not much larger is its
-    ruling: take the union.
+    fall outside. A drawing cluster that holds most of the table box is its ruling (take the union)
+    when it is not much larger, or when it is larger (wide empty columns, a frame with a margin) but
+    holds no other element of the page: then it cannot be a figure or a page frame around the table.
     """
     out = []
     for d in detections:
         box = d.bbox_pdf
         if d.label == "table":
             for c in clusters:
-                if contains_frac(box, c) >= 0.8 and area(c) <= 2.0 * area(box):
+                if contains_frac(box, c) < 0.8:
+                    continue
+                growth = area(c) / max(area(box), 1e-6)
+                alone = not any(o is not d and contains_frac(o.bbox_pdf, c) >= 0.5 for o in detections)
+                if growth <= RULING_MAX_GROWTH or (growth <= RULING_MAX_GROWTH_ALONE and alone):
                     box = (min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3]))
         out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
     return out

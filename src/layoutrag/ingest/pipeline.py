@@ -56,8 +56,9 @@ __all__ = ["collect_pdfs", "document_key", "ingest_document", "ingest_paths", "s
 # Bump the version of the stage whose output changes; later stages re-run, earlier artifacts are reused.
 TEXT_VERSION = 1  # text layer / OCR words
 # detector output, per backend (pymupdf: 2 recovered graphics, 3 tables snapped to rulings, 4 no page
-# frames, 5 pictures grown over the drawing they show, 6 invisible white fills are not drawings)
-LAYOUT_VERSIONS = {"pymupdf": 6, "yolo": 3}
+# frames, 5 pictures grown over the drawing they show, 6 invisible white fills are not drawings,
+# 7 a table takes a larger ruling that holds no other element)
+LAYOUT_VERSIONS = {"pymupdf": 7, "yolo": 3}
 BUILD_VERSION = 3  # de-dup, element text, reading order, document.json (3: stricter band joining)
 
 

@@ -670,6 +670,8 @@ def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:
     if n < 1 or n > 1000:
         raise InputError(f"--n must be between 1 and 1000, got {n}")
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"output folder {out} is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     used: set[str] = set()
     gt_lines: list[str] = []

@@ -59,7 +59,6 @@ STATUS_BY_ERROR: tuple[tuple[type[LayoutragError], int], ...] = (
     (NotFoundError, 404),
     (IndexMissingError, 503),
 )
-TYPE_RE = re.compile(r"^[a-z_]{1,40}$")
 NUMBERING_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
 CJK_RE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]+")
 MAX_PAGE = 100_000
@@ -350,8 +349,6 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     def _filters(svc: LayoutRAG, doc: str | None, block_type: str | None) -> SearchFilters | None:
         if not doc and not block_type:
             return None
-        if block_type and not TYPE_RE.match(block_type):
-            raise InputError(f"unknown block type: {block_type[:40]!r}")
         doc_id = svc.resolve_doc(doc) if doc else None
         return SearchFilters(doc_id=doc_id, block_type=block_type or None)
 
