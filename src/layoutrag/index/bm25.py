@@ -116,6 +116,27 @@ class BM25Index:
         self.vocab = counts.vocab
         self.n_docs = counts.tf.shape[0]
         self.weights = bm25_weights(counts, k1=k1, b=b)
+        df = np.diff(self.weights.indptr)
+        self._idf = np.log1p((self.n_docs - df + 0.5) / (df + 0.5))  # float64, per term, made once
+
+    def idf(self, term: str) -> float:
+        """The term's idf (0 for a term the index does not know)."""
+        j = self.vocab.get(term)
+        return 0.0 if j is None else float(self._idf[j])
+
+    def df(self, term: str) -> int:
+        """How many documents hold the term."""
+        j = self.vocab.get(term)
+        return 0 if j is None else int(self.weights.indptr[j + 1] - self.weights.indptr[j])
+
+    def holds(self, doc: int, term: str) -> bool:
+        """Does document `doc` contain `term`? (A binary search in the term's sorted postings.)"""
+        j = self.vocab.get(term)
+        if j is None:
+            return False
+        lo, hi = self.weights.indptr[j], self.weights.indptr[j + 1]
+        k = lo + int(np.searchsorted(self.weights.indices[lo:hi], doc))
+        return k < hi and int(self.weights.indices[k]) == doc
 
     def scores(self, query_tokens: Sequence[str] | Mapping[str, float]) -> tuple[np.ndarray, np.ndarray]:
         """(doc indices with a positive score, their scores). Repeated query terms count once each

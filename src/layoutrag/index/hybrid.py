@@ -378,59 +378,58 @@ class HybridIndex:
     def _lexical_confidence(self, query: str, top: int) -> float:
         """Share of the query's idf mass (terms the corpus knows, as typed, no 3-grams) that BM25's
         top chunk holds: high for a keyword query that BM25 answers, low for a long question whose
-        words the chunks do not use (where the dense run and the document run earn their votes)."""
+        words the chunks do not use (where the dense run and the document run earn their votes).
+        What the chunk holds is read off the BM25 postings (they were counted from its text)."""
         known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
-        if not known:
-            return 0.0
-        chunk = self.chunks[top]
-        held = known & set(self.tokenizer.tokenize(bm25_text(chunk, self.cards.get(chunk.doc_id))))
-        total = sum(self._idf(t) for t in known)
-        return sum(self._idf(t) for t in held) / total if total > 0 else 0.0
+        total = sum(self.bm25.idf(t) for t in known)
+        held = sum(self.bm25.idf(t) for t in known if self.bm25.holds(top, t))
+        return held / total if total > 0 else 0.0
 
     def _names_rare_code(self, query: str) -> bool:
         """Does the query carry a part-like code that occurs in only a few documents? Then it names
         something specific (even when no card lists it) and the lexical route is the right one."""
-        df = self.doc_bm25.weights.indptr
-        for code in query_codes(query):
-            j = self.bm25.vocab.get(code)
-            if j is not None and is_part_like(code) and df[j + 1] - df[j] <= RARE_CODE_DOCS:
-                return True
-        return False
+        return any(
+            is_part_like(code) and 0 < self.doc_bm25.df(code) <= RARE_CODE_DOCS for code in query_codes(query)
+        )
+
+    def _add_group_run(
+        self,
+        index: BM25Index,
+        members: list[np.ndarray],
+        weight: float,
+        depth: int,
+        lex: dict[str, float],
+        scores: dict[int, float],
+        mask: np.ndarray | None,
+    ) -> None:
+        """Groups of chunks (documents, pages) ranked by BM25 over all their chunks' text vote for
+        their chunks: the group that best matches the whole question lifts its chunks, even those
+        that match only in part."""
+        if weight <= 0:
+            return
+        g_idx, g_score = index.scores(lex)
+        if not len(g_idx):
+            return
+        for rank, g in enumerate(top_k(g_score, depth), start=1):
+            vote = weight / (self.settings.rrf_k + rank)
+            chunks = members[int(g_idx[g])]
+            if mask is not None:
+                chunks = chunks[mask[chunks]]
+            for i in chunks.tolist():
+                scores[i] = scores.get(i, 0.0) + vote
 
     def _add_doc_run(self, lex: dict[str, float], scores: dict[int, float], mask: np.ndarray | None) -> None:
-        """Documents ranked by BM25 over all their chunks vote for their chunks: the document that
-        best matches the whole question lifts its chunks, even those that match only in part."""
+        """The document run: documents by BM25 over all their text (`doc_weight`, top `doc_depth`)."""
         cfg = self.fusion
-        if cfg.doc_weight <= 0:
-            return
-        d_idx, d_score = self.doc_bm25.scores(lex)
-        if not len(d_idx):
-            return
-        for rank, d in enumerate(top_k(d_score, cfg.doc_depth), start=1):
-            vote = cfg.doc_weight / (self.settings.rrf_k + rank)
-            chunks = self._doc_chunks[int(d_idx[d])]
-            if mask is not None:
-                chunks = chunks[mask[chunks]]
-            for i in chunks.tolist():
-                scores[i] = scores.get(i, 0.0) + vote
+        self._add_group_run(self.doc_bm25, self._doc_chunks, cfg.doc_weight, cfg.doc_depth, lex, scores, mask)
 
     def _add_page_run(self, lex: dict[str, float], scores: dict[int, float], mask: np.ndarray | None) -> None:
-        """Pages ranked by BM25 over all their chunks' text vote for their chunks, like the document
-        run one level down: the page that holds the whole question lifts its chunks above those of
-        other pages of the same document that match only in part."""
+        """The page run, one level down: the page that holds the whole question lifts its chunks above
+        those of other pages of the same document that match only in part."""
         cfg = self.fusion
-        if cfg.page_weight <= 0:
-            return
-        p_idx, p_score = self.page_bm25.scores(lex)
-        if not len(p_idx):
-            return
-        for rank, p in enumerate(top_k(p_score, cfg.page_depth), start=1):
-            vote = cfg.page_weight / (self.settings.rrf_k + rank)
-            chunks = self._page_chunks[int(p_idx[p])]
-            if mask is not None:
-                chunks = chunks[mask[chunks]]
-            for i in chunks.tolist():
-                scores[i] = scores.get(i, 0.0) + vote
+        self._add_group_run(
+            self.page_bm25, self._page_chunks, cfg.page_weight, cfg.page_depth, lex, scores, mask
+        )
 
     def _add_residual_run(
         self, lex: dict[str, float], b_idx: np.ndarray, scores: dict[int, float], mask: np.ndarray | None
@@ -475,16 +474,9 @@ class HybridIndex:
             if not chunk.rows:
                 continue
             known = q_known - self._card_terms(chunk.doc_id)  # its own names say nothing about the row
-            total = sum(self._idf(t) for t in known)
-            if total <= 0:
-                continue
-            best = 0.0
-            for row in chunk.rows:
-                if row.is_header:
-                    continue
-                toks = set(self.tokenizer.tokenize(row.text or " ".join(row.cells))) & known
-                best = max(best, sum(self._idf(t) for t in toks))
-            scores[i] += vote * best / total
+            total = sum(self.bm25.idf(t) for t in known)
+            if total > 0:
+                scores[i] += vote * max(self._row_scores(chunk, known), default=0.0) / total
 
     def _card_terms(self, doc_id: str) -> set[str]:
         """The tokens of a document's card (title, vendor, series, part numbers, product type):
@@ -507,26 +499,19 @@ class HybridIndex:
                 scores[i] += vote
 
     def _matched_row(self, chunk: Chunk, q_tokens: set[str] | None) -> int | None:
-        """The table row sharing the most informative query tokens (idf-weighted), if any."""
-        if not q_tokens:
-            return None
-        best, best_score = None, 0.0
-        for r, row in enumerate(chunk.rows):
-            if row.is_header:
-                continue
-            toks = set(self.tokenizer.tokenize(row.text or " ".join(row.cells))) & q_tokens
-            score = sum(self._idf(t) for t in toks)
-            if score > best_score:
-                best, best_score = r, score
-        return best
+        """The table row sharing the most informative query tokens (idf-weighted), if any; the
+        first such row on a tie."""
+        row_scores = self._row_scores(chunk, q_tokens) if q_tokens else []
+        best = max(row_scores, default=0.0)
+        return row_scores.index(best) if best > 0 else None
 
-    def _idf(self, token: str) -> float:
-        j = self.bm25.vocab.get(token)
-        if j is None:
-            return 0.0
-        df = self.bm25.weights.indptr[j + 1] - self.bm25.weights.indptr[j]
-        n = self.bm25.n_docs
-        return float(np.log1p((n - df + 0.5) / (df + 0.5)))
+    def _row_scores(self, chunk: Chunk, tokens: set[str]) -> list[float]:
+        """Per row of a table chunk: the idf mass of `tokens` the row holds (header rows 0)."""
+        out = []
+        for row in chunk.rows:
+            held = set() if row.is_header else set(self.tokenizer.tokenize(row.text or " ".join(row.cells)))
+            out.append(sum(self.bm25.idf(t) for t in held & tokens))
+        return out
 
 
 NGRAM_QUERY_WEIGHT = 0.25
