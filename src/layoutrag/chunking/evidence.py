@@ -50,7 +50,10 @@ def source_pdf_path(doc: Document, data: DataDir | None) -> Path | None:
 
 
 class PageImages:
-    """Page images of one document at one dpi: the data dir's page cache, rendered on demand."""
+    """Page images of one document at one dpi: the data dir's page cache, rendered on demand.
+
+    The PDF is opened once, at the first page to render, and kept open until :meth:`close` (or the
+    end of a ``with`` block); one page image is held at a time."""
 
     def __init__(self, doc: Document, data: DataDir, dpi: int) -> None:
         self.doc = doc
@@ -58,10 +61,36 @@ class PageImages:
         self.dpi = dpi
         self._pdf = source_pdf_path(self.doc, self.data)
         self._cache: dict[int, Image.Image] = {}
+        self._open: pymupdf.Document | None = None
+        self._open_failed = False
+
+    def __enter__(self) -> PageImages:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._open is not None:
+            self._open.close()
+            self._open = None
+        self._cache = {}
 
     @property
     def available(self) -> bool:
         return self._pdf is not None
+
+    def _document(self) -> pymupdf.Document:
+        """The open PDF (opened on first use); raises when it cannot be opened."""
+        if self._open is None:
+            if self._open_failed or self._pdf is None:
+                raise RuntimeError(f"cannot open {self._pdf}")
+            try:
+                self._open = pymupdf.open(self._pdf)
+            except Exception:
+                self._open_failed = True
+                raise
+        return self._open
 
     def get(self, page: int) -> Image.Image | None:
         if page in self._cache:
@@ -72,9 +101,9 @@ class PageImages:
         img: Image.Image | None = None
         if not out.exists():
             try:
-                from layoutrag.ingest.render import render_page_png
+                from layoutrag.ingest.render import write_page_png
 
-                render_page_png(self._pdf, page, self.dpi, out)
+                write_page_png(self._document(), page, self.dpi, out)
             except Exception:  # helper's renderer absent or failing: render here, in memory
                 img = self._render(page)
         if img is None and out.exists():
@@ -88,9 +117,8 @@ class PageImages:
 
     def _render(self, page: int) -> Image.Image | None:
         try:
-            with pymupdf.open(self._pdf) as pdf:
-                pix = pdf[page - 1].get_pixmap(dpi=self.dpi, alpha=False)
-                return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+            pix = self._document()[page - 1].get_pixmap(dpi=self.dpi, alpha=False)
+            return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
         except Exception:
             return None
 
@@ -142,9 +170,20 @@ def write_evidence(
     With `block_per_page` (member boxes are slots that tile the chunk's block, see tiling.py) the
     merged image shows each page's part of the chunk as one crop of that block, so padded member
     crops do not repeat the strips they share; otherwise it stacks the member crops."""
-    images = PageImages(doc, data, dpi)
-    if not images.available:
-        return
+    with PageImages(doc, data, dpi) as images:
+        if images.available:
+            _write_evidence(chunks, doc, data, dpi, pad_px, images, block_per_page)
+
+
+def _write_evidence(
+    chunks: list[Chunk],
+    doc: Document,
+    data: DataDir,
+    dpi: int,
+    pad_px: int,
+    images: PageImages,
+    block_per_page: bool,
+) -> None:
     # visit members page by page so each page image is rendered/loaded once; mi -1 = the block
     jobs: list[tuple[int, int, int]] = []  # (page, chunk index, member index)
     for ci, c in enumerate(chunks):

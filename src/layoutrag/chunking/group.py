@@ -40,6 +40,7 @@ from layoutrag.records import Element, Page, TableRow
 __all__ = [
     "Group",
     "apply_guards",
+    "block_type_keeping_band",
     "block_type_of",
     "enforce_gap_limit",
     "group_page",
@@ -161,6 +162,14 @@ def block_type_of(members: Iterable[Element]) -> str:
     return "text"
 
 
+def block_type_keeping_band(block_type: str, members: Iterable[Element]) -> str:
+    """`block_type` when it is a header/footer band label (a band stays a band whatever its members
+    look like), else the type its `members` make (:func:`block_type_of`)."""
+    if block_type in BAND_LABELS:
+        return block_type
+    return block_type_of(members)
+
+
 # --------------------------------------------------------------------------- page grouping
 def group_page(page: Page, settings: Settings) -> list[Group]:
     """All groups of one page (anchors, text runs, header/footer bands), in reading order."""
@@ -227,7 +236,7 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
 
     for g in groups:
         g.sort_members()
-        g.block_type = _final_type(g)
+        g.block_type = block_type_keeping_band(g.block_type, g.members)
     groups = [sub for g in groups for sub in enforce_gap_limit(g, settings.chunk_max_gap_frac * h)]
     groups.sort(key=lambda g: (g.first.order, g.first.bbox_pdf[1]))
     return groups
@@ -391,12 +400,6 @@ def _attach_title_lines(
         if best is not None:
             g.members.append(best[1])
             taken.add(best[1].element_id)
-
-
-def _final_type(g: Group) -> str:
-    if g.block_type in BAND_LABELS:
-        return g.block_type
-    return block_type_of(g.members)
 
 
 def _caption_candidate(e: Element) -> bool:
@@ -748,9 +751,14 @@ def enforce_gap_limit(g: Group, max_gap: float) -> list[Group]:
             if i == anchor_i:
                 main.extend(c)
             else:
-                sub = Group(members=sorted(c, key=lambda e: e.order), block_type="text", indexed=g.indexed)
-                sub.block_type = g.block_type if g.block_type in BAND_LABELS else block_type_of(sub.members)
-                out.append(sub)
+                part = sorted(c, key=lambda e: e.order)
+                out.append(
+                    Group(
+                        members=part,
+                        block_type=block_type_keeping_band(g.block_type, part),
+                        indexed=g.indexed,
+                    )
+                )
     g.members = main
     g.sort_members()
     return [g, *out]
@@ -779,16 +787,18 @@ def apply_guards(groups: list[Group], elements: list[Element]) -> tuple[list[Gro
         for m in g.members:
             seen.add(m.element_id)
         if g.members:
-            if g.block_type not in BAND_LABELS:
-                g.block_type = block_type_of(g.members)
+            g.block_type = block_type_keeping_band(g.block_type, g.members)
             out.append(g)
     n_unassigned = 0
     for e in elements:
         if e.element_id not in seen:
             n_unassigned += 1
             seen.add(e.element_id)
-            g = Group(members=[e], block_type=block_type_of([e]), indexed=e.label not in BAND_LABELS)
-            if e.label in BAND_LABELS:
-                g.block_type = e.label
-            out.append(g)
+            out.append(
+                Group(
+                    members=[e],
+                    block_type=block_type_keeping_band(e.label, [e]),
+                    indexed=e.label not in BAND_LABELS,
+                )
+            )
     return out, n_unassigned

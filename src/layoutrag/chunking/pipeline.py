@@ -22,12 +22,12 @@ from layoutrag.chunking.describe import describe_group, keywords_for
 from layoutrag.chunking.evidence import source_pdf_path, write_evidence
 from layoutrag.chunking.figures import split_multi_figure_pictures
 from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_page
-from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_rows
+from layoutrag.chunking.tables import PdfPage, join_continued_tables, ruled_boxes, table_rows
 from layoutrag.chunking.tiling import fit_to_words, tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
-from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Region
+from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Page, Region
 from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
@@ -54,26 +54,36 @@ def load_doc_chunks(data: DataDir, doc_id: str) -> DocChunks:
     return DocChunks.model_validate_json(path.read_text(encoding="utf-8"))
 
 
-def group_document(doc: Document, settings: Settings, pdf: pymupdf.Document | None) -> dict[int, list[Group]]:
-    """Per page groups with table rows, tables continued over a page break joined."""
+def group_document(
+    doc: Document, detected: Document, settings: Settings, pdf: pymupdf.Document | None
+) -> tuple[dict[int, list[Group]], dict[str, BBox]]:
+    """Per page groups with table rows, tables continued over a page break joined; and the fitted
+    box of each element as detected (`fitted_boxes`). `doc` is `detected` with its multi-figure
+    pictures split (the same pages in the same order).
+
+    One pass over the pages: each page of `pdf` is loaded once and its drawings are read once, for
+    table rows and ruled extents alike, and let go before the next page."""
     groups_by_page: dict[int, list[Group]] = {}
-    pages = {p.page: p for p in doc.pages}
-    for page in doc.pages:
-        groups = group_page(page, settings)
-        pdf_page = None
-        if pdf is not None and 1 <= page.page <= pdf.page_count:
-            with contextlib.suppress(Exception):
-                pdf_page = pdf[page.page - 1]
-        for g in groups:
-            if g.block_type != "table":
-                continue
-            for t in (m for m in g.members if m.label == "table"):
-                rows, header = table_rows(t, page.words, pdf_page)
-                g.rows.extend(rows)
-                if header and not g.header:
-                    g.header = header
-        groups_by_page[page.page] = groups
-    return join_continued_tables(groups_by_page, pages)
+    fitted: dict[str, BBox] = {}
+    for page, as_detected in zip(doc.pages, detected.pages, strict=True):
+        pdf_page = PdfPage.load(pdf, page.page)
+        groups_by_page[page.page] = page_groups(page, settings, pdf_page)
+        fitted.update(fitted_boxes(as_detected, pdf_page))
+    return join_continued_tables(groups_by_page, {p.page: p for p in doc.pages}), fitted
+
+
+def page_groups(page: Page, settings: Settings, pdf_page: PdfPage | None) -> list[Group]:
+    """The page's groups (group.py) with the rows of their tables."""
+    groups = group_page(page, settings)
+    for g in groups:
+        if g.block_type != "table":
+            continue
+        for t in (m for m in g.members if m.label == "table"):
+            rows, header = table_rows(t, page.words, pdf_page)
+            g.rows.extend(rows)
+            if header and not g.header:
+                g.header = header
+    return groups
 
 
 def build_doc_chunks(
@@ -91,8 +101,8 @@ def build_doc_chunks(
         except Exception:
             pdf = None
     try:
-        groups_by_page = group_document(doc, settings, pdf)
-        fitted = fitted_boxes(detected, pdf)  # sub-pictures keep the exact tiles they were cut as
+        # fitted boxes of the detected elements: sub-pictures keep the exact tiles they were cut as
+        groups_by_page, fitted = group_document(doc, detected, settings, pdf)
     finally:
         if pdf is not None:
             pdf.close()
@@ -165,20 +175,17 @@ def _to_chunks(
     return chunks
 
 
-def fitted_boxes(doc: Document, pdf: pymupdf.Document | None) -> dict[str, BBox]:
+def fitted_boxes(page: Page, pdf_page: PdfPage | None) -> dict[str, BBox]:
     """Each element's box grown to its own words (tiling.fit_to_words) and, for tables and
     pictures, to the ruling lines drawn across its edge (tables.ruled_boxes): the extent a reader
     sees. Grouping uses the detector's boxes; the stored slot boxes start from these."""
     out: dict[str, BBox] = {}
-    for page in doc.pages:
-        for e in page.elements:
-            out[e.element_id] = (
-                e.bbox_pdf if e.label in ANCHOR_LABELS else fit_to_words(e.bbox_pdf, page.words)
-            )
-        anchors = {e.element_id: e.bbox_pdf for e in page.elements if e.label in ANCHOR_LABELS}
-        if pdf is not None and anchors and 1 <= page.page <= pdf.page_count:
-            with contextlib.suppress(Exception):
-                out.update(ruled_boxes(pdf[page.page - 1], anchors))
+    for e in page.elements:
+        out[e.element_id] = e.bbox_pdf if e.label in ANCHOR_LABELS else fit_to_words(e.bbox_pdf, page.words)
+    anchors = {e.element_id: e.bbox_pdf for e in page.elements if e.label in ANCHOR_LABELS}
+    if pdf_page is not None and anchors:
+        with contextlib.suppress(Exception):
+            out.update(ruled_boxes(pdf_page, anchors))
     return out
 
 

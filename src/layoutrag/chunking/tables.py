@@ -8,6 +8,11 @@ through the whole table.
 Coordinates: ``find_tables`` and ``get_drawings`` work in the *unrotated* page space; boxes are
 converted to the displayed space (the stored ``bbox_pdf`` space) with ``page.rotation_matrix``,
 and the detected table box is converted back with ``page.derotation_matrix`` for the clip.
+
+A page of the source PDF comes as a :class:`PdfPage`: loaded once per document build, its vector
+drawings read at most once and shared by the ruling lines of table rows and the ruled extents of
+tables and pictures (``get_drawings`` walks the whole content stream). ``find_tables`` reads the
+drawings itself: it edits the paths it is given and derotates a rotated page before reading them.
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from collections.abc import Sequence
 import pymupdf
 
 from layoutrag.chunking.group import Group, x_overlap_frac
-from layoutrag.geometry import contains_frac
+from layoutrag.geometry import contains_frac, union_box
 from layoutrag.records import BBox, Element, Page, TableRow, Word
 
 __all__ = [
+    "PdfPage",
     "join_continued_tables",
     "ruled_boxes",
     "rows_from_pymupdf",
@@ -34,16 +40,47 @@ _CONTINUED_RE = re.compile(r"continu|cont'd|\(cont\.?\)|续", re.IGNORECASE)
 _CAPTION_NUM_RE = re.compile(r"^\s*(?:table|tab\.|表)\s*([\dA-Z][\w.\-]*)", re.IGNORECASE)
 
 
+# --------------------------------------------------------------------------- the source page
+class PdfPage:
+    """One page of the document's PDF and its vector drawings, each read at most once."""
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        self.page = page
+        self._drawings: list[dict] | None = None
+        self._read = False
+
+    @classmethod
+    def load(cls, pdf: pymupdf.Document | None, page_no: int) -> PdfPage | None:
+        """1-based page `page_no` of `pdf`; None without a PDF, out of range or unreadable."""
+        if pdf is None or not 1 <= page_no <= pdf.page_count:
+            return None
+        try:
+            return cls(pdf[page_no - 1])
+        except Exception:
+            return None
+
+    def drawings(self) -> list[dict] | None:
+        """``page.get_drawings()``, read on first use; None when the drawing commands cannot be
+        read. Callers only read the paths (never edit them): they are shared."""
+        if not self._read:
+            self._read = True
+            try:
+                self._drawings = self.page.get_drawings()
+            except Exception:
+                self._drawings = None
+        return self._drawings
+
+
 # --------------------------------------------------------------------------- rows of one table
 def table_rows(
-    table: Element, words: list[Word], pdf_page: pymupdf.Page | None
+    table: Element, words: list[Word], pdf_page: PdfPage | None
 ) -> tuple[list[TableRow], list[str]]:
     """Rows (top to bottom) and header cells of one detected table."""
     rows: list[TableRow] = []
     header: list[str] = []
     if pdf_page is not None:
         try:
-            rows, header = rows_from_pymupdf(pdf_page, table.bbox_pdf, table.page, words)
+            rows, header = rows_from_pymupdf(pdf_page.page, table.bbox_pdf, table.page, words)
         except Exception:  # a broken content stream must not stop the document
             rows, header = [], []
     if len(rows) < 2:
@@ -157,16 +194,16 @@ def _looks_like_header(cells: list[str]) -> bool:
     return not any(re.fullmatch(r"[-+±]?[\d.,]+", c) for c in filled)
 
 
-def _horizontal_rules(page: pymupdf.Page | None, box: Sequence[float]) -> list[float]:
+def _horizontal_rules(pdf_page: PdfPage | None, box: Sequence[float]) -> list[float]:
     """y positions (displayed space) of horizontal lines spanning most of the table width."""
-    if page is None:
+    if pdf_page is None:
         return []
+    page = pdf_page.page
     clip = _to_unrotated(page, box)
     width = box[2] - box[0]
     ys: list[float] = []
-    try:
-        drawings = page.get_drawings()
-    except Exception:
+    drawings = pdf_page.drawings()
+    if drawings is None:
         return []
     for d in drawings:
         for item in d.get("items", []):
@@ -248,12 +285,7 @@ def rows_from_words(
             cx = (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2
             cells[sum(1 for c in cuts if c < cx)].append(w)
         texts = [" ".join(w.text for w in _reading(c)) for c in cells]
-        rb = (
-            min(w.bbox_pdf[0] for w in band),
-            min(w.bbox_pdf[1] for w in band),
-            max(w.bbox_pdf[2] for w in band),
-            max(w.bbox_pdf[3] for w in band),
-        )
+        rb = union_box(w.bbox_pdf for w in band)
         rows.append(TableRow(page=page_no, bbox_pdf=rb, cells=texts, text=" | ".join(t for t in texts if t)))
     header: list[str] = []
     if len(rows) >= 2:
@@ -270,18 +302,18 @@ def _reading(ws: list[Word]) -> list[Word]:
 _SNAP_PT = 8.0  # a ruling this close outside a detected table/picture box is its edge
 
 
-def ruled_boxes(page: pymupdf.Page | None, boxes: dict[str, BBox]) -> dict[str, BBox]:
+def ruled_boxes(pdf_page: PdfPage | None, boxes: dict[str, BBox]) -> dict[str, BBox]:
     """Each box grown to the ruling lines and frames drawn across its edge.
 
     Detectors box a ruled table (or a framed drawing) a few points inside its outer lines; the
     drawn grid is the table's real extent. A drawing item (line, rectangle, curve) that touches the
     box and reaches at most ``_SNAP_PT`` beyond it extends the box; bigger items (page frames,
     neighbouring tables) are ignored."""
-    if page is None or not boxes:
+    if pdf_page is None or not boxes:
         return dict(boxes)
-    try:
-        drawings = page.get_drawings()
-    except Exception:
+    page = pdf_page.page
+    drawings = pdf_page.drawings()
+    if drawings is None:
         return dict(boxes)
     items: list[BBox] = []
     for d in drawings:
@@ -298,22 +330,16 @@ def ruled_boxes(page: pymupdf.Page | None, boxes: dict[str, BBox]) -> dict[str, 
             else:
                 continue
             items.append(_to_display(page, r))
-    out: dict[str, BBox] = {}
-    for key, b in boxes.items():
-        grown = list(b)
-        for r in items:
-            if r[2] < b[0] - 1 or r[0] > b[2] + 1 or r[3] < b[1] - 1 or r[1] > b[3] + 1:
-                continue  # does not touch the box
-            if (
-                r[0] < b[0] - _SNAP_PT
-                or r[1] < b[1] - _SNAP_PT
-                or r[2] > b[2] + _SNAP_PT
-                or r[3] > b[3] + _SNAP_PT
-            ):
-                continue
-            grown = [min(grown[0], r[0]), min(grown[1], r[1]), max(grown[2], r[2]), max(grown[3], r[3])]
-        out[key] = (grown[0], grown[1], grown[2], grown[3])
-    return out
+    return {key: union_box([b, *(r for r in items if _snaps_to(r, b))]) for key, b in boxes.items()}
+
+
+def _snaps_to(r: BBox, b: BBox) -> bool:
+    """Does drawing item `r` touch box `b` and reach at most ``_SNAP_PT`` beyond it?"""
+    if r[2] < b[0] - 1 or r[0] > b[2] + 1 or r[3] < b[1] - 1 or r[1] > b[3] + 1:
+        return False  # does not touch the box
+    return not (
+        r[0] < b[0] - _SNAP_PT or r[1] < b[1] - _SNAP_PT or r[2] > b[2] + _SNAP_PT or r[3] > b[3] + _SNAP_PT
+    )
 
 
 # --------------------------------------------------------------------------- continuation

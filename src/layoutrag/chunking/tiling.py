@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from layoutrag.geometry import area, contains_frac
+from layoutrag.geometry import area, contains_frac, union_box
 from layoutrag.records import BBox, Word
 
 __all__ = ["fit_to_words", "tile_boxes"]
@@ -57,8 +57,7 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
         )
     }
     top = [i for i in range(n) if i not in inner]
-    X0, Y0 = min(boxes[i][0] for i in top), min(boxes[i][1] for i in top)
-    X1, Y1 = max(boxes[i][2] for i in top), max(boxes[i][3] for i in top)
+    X0, Y0, X1, Y1 = union_box(boxes[i] for i in top)
     out: list[BBox] = [tuple(b) for b in boxes]  # type: ignore[misc]
     bands = _bands(top, boxes)
     extents = [(min(boxes[i][1] for i in band), max(boxes[i][3] for i in band)) for band in bands]

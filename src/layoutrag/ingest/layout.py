@@ -23,7 +23,7 @@ import numpy as np
 import pymupdf
 
 from layoutrag.errors import BackendError, InputError
-from layoutrag.geometry import area, clip, contains_frac, px_to_pt
+from layoutrag.geometry import area, clip, contains_frac, px_to_pt, union_box
 from layoutrag.ingest.labels import map_label
 from layoutrag.ingest.render import to_displayed
 from layoutrag.records import BBox
@@ -143,7 +143,7 @@ def snap_tables_to_rulings(detections: list[Detection], clusters: list[BBox]) ->
                 growth = area(c) / max(area(box), 1e-6)
                 alone = not any(o is not d and contains_frac(o.bbox_pdf, c) >= 0.5 for o in detections)
                 if growth <= RULING_MAX_GROWTH or (growth <= RULING_MAX_GROWTH_ALONE and alone):
-                    box = (min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3]))
+                    box = union_box((box, c))
         out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
     return out
 
@@ -166,7 +166,7 @@ def snap_pictures_to_drawings(detections: list[Detection], clusters: list[BBox])
             for c in clusters:
                 if area(c) <= 0 or contains_frac(c, box) < PICTURE_SNAP_SHARE:
                     continue
-                union = (min(box[0], c[0]), min(box[1], c[1]), max(box[2], c[2]), max(box[3], c[3]))
+                union = union_box((box, c))
                 if area(union) <= PICTURE_SNAP_GROWTH * area(d.bbox_pdf):
                     box = union
         out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
@@ -225,7 +225,7 @@ def _absorb_callouts(box: BBox, detections: list[Detection]) -> BBox:
             and b[3] > grown[1] - CALLOUT_REACH_PT
         )
         if d.label == "picture" and near and area(b) < area(grown):
-            grown = (min(grown[0], b[0]), min(grown[1], b[1]), max(grown[2], b[2]), max(grown[3], b[3]))
+            grown = union_box((grown, b))
     return grown
 
 

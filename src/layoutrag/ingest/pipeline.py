@@ -263,9 +263,18 @@ def _chunk(doc: Document, data: DataDir, settings: Settings) -> int:
 
 
 def ingest_document(
-    path: Path, data_root: Path, *, backend: str, settings: Settings, tick: Tick | None = None
+    path: Path,
+    data_root: Path,
+    *,
+    backend: str,
+    settings: Settings,
+    tick: Tick | None = None,
+    sha: str | None = None,
 ) -> IngestResult:
-    """Ingest one PDF. Never raises: failures come back as ``status="failed"`` with a one-line reason."""
+    """Ingest one PDF. Never raises: failures come back as ``status="failed"`` with a one-line reason.
+
+    `sha` is the file's content hash when the caller has already computed it (``ingest_paths``
+    hashes every file to find duplicates); it is computed here otherwise."""
     t0 = time.perf_counter()
     tick = tick or (lambda _n: None)
     data = DataDir(data_root)
@@ -273,7 +282,7 @@ def ingest_document(
     try:
         if not path.is_file():
             raise DocumentError("no such file")
-        sha = file_sha256(path)
+        sha = sha or file_sha256(path)
         doc_id = sha[:16]
         result.doc_id = doc_id
         key = document_key(sha, backend, settings)
@@ -376,14 +385,18 @@ def _pool_init(queue) -> None:  # noqa: ANN001 - a multiprocessing queue proxy
     _TICK_QUEUE = queue
 
 
-def _pool_worker(index: int, path: str, data_root: str, backend: str, settings_json: str) -> IngestResult:
+def _pool_worker(
+    index: int, path: str, data_root: str, backend: str, settings_json: str, sha: str | None
+) -> IngestResult:
     settings = Settings.model_validate_json(settings_json)
 
     def tick(n: int) -> None:
         if n and _TICK_QUEUE is not None:
             _TICK_QUEUE.put((index, n))
 
-    return ingest_document(Path(path), Path(data_root), backend=backend, settings=settings, tick=tick)
+    return ingest_document(
+        Path(path), Path(data_root), backend=backend, settings=settings, tick=tick, sha=sha
+    )
 
 
 def _page_count(path: Path) -> int:
@@ -417,14 +430,17 @@ def ingest_paths(
     data.root.mkdir(parents=True, exist_ok=True)
 
     results: list[IngestResult | None] = [None] * len(files)
-    # the same content under two names is ingested once
+    # the same content under two names is ingested once; each file is hashed here only, the
+    # document's worker gets the hash
     first_by_sha: dict[str, int] = {}
+    shas: list[str | None] = [None] * len(files)
     todo: list[int] = []
     for i, f in enumerate(files):
         try:
             sha = file_sha256(f) if f.is_file() else None
         except OSError:
             sha = None
+        shas[i] = sha
         if sha and sha in first_by_sha:
             results[i] = IngestResult(
                 path=str(f),
@@ -448,17 +464,18 @@ def ingest_paths(
                     backend=backend,
                     settings=settings,
                     tick=lambda n, i=i: bar.pages(n, i),
+                    sha=shas[i],
                 )
                 bar.done_doc(i, 2 * page_counts[i])
         else:
-            _run_pool(files, todo, page_counts, data.root, backend, settings, jobs, bar, results)
+            _run_pool(files, shas, todo, page_counts, data.root, backend, settings, jobs, bar, results)
 
     final = [r for r in results if r is not None]
     atomic_write_text(data.report, "[\n" + ",\n".join(r.model_dump_json() for r in final) + "\n]\n")
     return final
 
 
-def _run_pool(files, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
+def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
     ctx = multiprocessing.get_context("spawn")  # no model state inherited by fork
     with ctx.Manager() as manager:
         queue = manager.Queue()
@@ -466,7 +483,9 @@ def _run_pool(files, todo, page_counts, root, backend, settings, jobs, bar, resu
             max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(queue,)
         ) as pool:
             futures: dict[Future, int] = {
-                pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings.model_dump_json()): i
+                pool.submit(
+                    _pool_worker, i, str(files[i]), str(root), backend, settings.model_dump_json(), shas[i]
+                ): i
                 for i in todo
             }
             pending = set(futures)

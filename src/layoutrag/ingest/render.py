@@ -13,7 +13,6 @@ them (:func:`render_page_png`, the evidence images of the chunking stage).
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +36,7 @@ __all__ = [
     "render_page_rgb",
     "text_status",
     "to_displayed",
+    "write_page_png",
 ]
 
 pymupdf.TOOLS.mupdf_display_errors(False)  # MuPDF warnings are not for users; failures still raise
@@ -154,11 +154,16 @@ def render_page_png(pdf: Path, page: int, dpi: int, out: Path) -> None:
     except Exception as e:
         raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
     with doc:
-        if not 1 <= page <= doc.page_count:
-            raise NotFoundError(f"page {page} out of range (document has {doc.page_count} pages)")
-        pix = doc[page - 1].get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
-        buf = io.BytesIO(pix.tobytes("png"))
-    atomic_write_bytes(out, buf.getvalue())
+        write_page_png(doc, page, dpi, out)
+
+
+def write_page_png(doc: pymupdf.Document, page: int, dpi: int, out: Path) -> None:
+    """Render 1-based `page` of the open `doc` at `dpi` to `out` (atomic write). NotFoundError if out
+    of range. For a caller rendering many pages of one document (opened once)."""
+    if not 1 <= page <= doc.page_count:
+        raise NotFoundError(f"page {page} out of range (document has {doc.page_count} pages)")
+    pix = doc[page - 1].get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+    atomic_write_bytes(out, pix.tobytes("png"))
 
 
 def _one_line(e: BaseException) -> str:

@@ -7,8 +7,9 @@ queries can point at a dimension.
 
 from __future__ import annotations
 
+from layoutrag.geometry import union_box
 from layoutrag.records import BBox
-from layoutrag.samples.pagekit import GREY, Canvas, union
+from layoutrag.samples.pagekit import GREY, Canvas
 from layoutrag.samples.vocab import Package
 
 __all__ = ["land_pattern", "package_outline", "product_view", "reflow_profile", "stability_curve"]
@@ -105,7 +106,7 @@ def package_outline(
     boxes += hdim(cv, cx[0], cx[0] + pw, by + W + 10, by + W, f"{pkg.pad_w:.2f}", labels)
     boxes += vdim(cv, cy[0], cy[0] + pl, x0 + L + 12, x0 + L, f"{pkg.pad_l:.2f}", labels)
     boxes.append(cv.text(x0, by + W + 22, "Bottom view", 6.5, color=GREY))
-    return union(boxes), labels
+    return union_box(boxes), labels
 
 
 def land_pattern(
@@ -135,7 +136,7 @@ def land_pattern(
     if rows_ > 1:
         boxes += vdim(cv, ys[0], ys[1], x0 - 12, x0, f"{pkg.pitch_y:.2f}", labels)
     boxes.append(cv.text(x0, ys[-1] + pad_l + 26, "Unit: mm   Tolerance: ±0.05", 6.5, color=GREY))
-    return union(boxes), labels
+    return union_box(boxes), labels
 
 
 def reflow_profile(
@@ -188,7 +189,7 @@ def reflow_profile(
     b = cv.text(px(175), py(peak) + 3, f"tp ≤ {t_peak} s", 6.5)
     labels[f"tp ≤ {t_peak} s"] = b
     boxes.append(b)
-    return union(boxes), labels
+    return union_box(boxes), labels
 
 
 def stability_curve(
@@ -223,7 +224,7 @@ def stability_curve(
     b = cv.text(ax0 + 4, ay0 + 3, f"∆f/f (ppm), limit ±{stab:g} ppm", 6.5)
     labels[f"±{stab:g} ppm"] = b
     boxes.append(b)
-    return union(boxes), labels
+    return union_box(boxes), labels
 
 
 def product_view(cv: Canvas, x: float, top: float, pkg: Package, brand: str) -> BBox:
@@ -253,4 +254,4 @@ def product_view(cv: Canvas, x: float, top: float, pkg: Package, brand: str) -> 
         radius=0.1,
     )
     b = cv.text(x + 10, top + 20, brand, 6.5, bold=True, color=(0.25, 0.25, 0.25))
-    return union([(x, top, x + w + 10, top + h), b])
+    return union_box([(x, top, x + w + 10, top + h), b])

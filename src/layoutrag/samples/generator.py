@@ -24,9 +24,10 @@ import pymupdf
 from PIL import Image
 
 from layoutrag.errors import InputError
+from layoutrag.geometry import union_box
 from layoutrag.records import BBox
 from layoutrag.samples import drawings
-from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox, union
+from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox
 from layoutrag.samples.queries import Facts, make_queries
 from layoutrag.samples.vocab import (
     APPLICATIONS,
@@ -198,7 +199,7 @@ def _header(cv: Canvas, d: DocSpec) -> None:
             width=x1 - x0,
         )
         cv.line((x0, 54), (x1, 54), width=1.2, color=d.vendor.color)
-        cv.add("page_header", union([logo, t]), name)
+        cv.add("page_header", union_box([logo, t]), name)
         cv.add("page_header", r, f"{d.ptype.title} | Datasheet Rev. {d.revision}")
     else:
         a = cv.text(x0, 28, f"{d.series} Series", 7.5, bold=True, color=d.vendor.color)

@@ -15,9 +15,10 @@ from functools import lru_cache
 import pymupdf
 import reportlab
 
+from layoutrag.geometry import union_box
 from layoutrag.records import BBox
 
-__all__ = ["Canvas", "GTElement", "TableBox", "union"]
+__all__ = ["Canvas", "GTElement", "TableBox"]
 
 _FONT_DIR = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
 # Bitstream Vera ships inside reportlab (a dependency): it has Ω, µ, ±, °, ≤ which base-14 fonts lack.
@@ -36,15 +37,6 @@ def _font(key: str) -> pymupdf.Font:
 
 def _has_cjk(s: str) -> bool:
     return any("\u3400" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" for ch in s)
-
-
-def union(boxes: list[BBox]) -> BBox:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 def _r(b: BBox) -> BBox:
@@ -162,7 +154,7 @@ class Canvas:
             boxes.append(self.text(x + indent, y, ln, size, bold=bold, color=color))
             y += size * leading
         text = ((bullet + " ") if bullet else "") + " ".join(lines)
-        return union(boxes), text
+        return union_box(boxes), text
 
     # --- vector graphics ----------------------------------------------------------------
     def line(
@@ -239,7 +231,7 @@ class Canvas:
                             )
                         )
                     ty += lh
-                cell_boxes.append(union(boxes) if boxes else (x_edges[ci], y, x_edges[ci], y))
+                cell_boxes.append(union_box(boxes) if boxes else (x_edges[ci], y, x_edges[ci], y))
             if not is_header:
                 out.row_boxes.append((x, y, x_edges[-1], y + h))
                 out.cell_boxes.append(cell_boxes)
