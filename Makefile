@@ -29,10 +29,17 @@ test: install chromium
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/pytest
 
+SHARED ?= ../shared
+
+# speed and serving on generated / replicated data; ingest speed and search quality need $(SHARED)
+# (the 1M-chunk speed row takes ~10 minutes: `benchmarks/search_speed.py --sizes 1000000`)
 bench: install
-	$(BIN)/python benchmarks/ingest.py
-	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/serve_load.py
+	@if [ -d $(SHARED)/datasheets ]; then \
+		$(BIN)/python benchmarks/search_speed.py --shared $(SHARED) --sizes 10000,100000 && \
+		$(BIN)/python benchmarks/ingest.py $(SHARED)/datasheets --docs 4 && \
+		$(BIN)/python benchmarks/search_quality.py --shared $(SHARED); \
+	else echo "$(SHARED) not found: skipping the benchmarks over the real datasheets"; fi
 
 clean:
 	rm -rf $(VENV) layoutrag-data
