@@ -45,7 +45,6 @@ from layoutrag.index.tokenizer import (
     get_tokenizer,
     is_part_like,
     normalize_text,
-    value_backoffs,
 )
 from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
 
@@ -350,16 +349,13 @@ class HybridIndex:
         return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
 
     def _lexical_query(self, query: str) -> dict[str, float]:
-        """Query term -> weight for BM25: the query's own tokens (3-grams at a quarter; a value's
-        number and unit word at half, so `26MHz` counts two terms, not three), each CJK run and each
-        glossary expansion weighing about two terms (their tokens share it) - a 7-character Chinese
-        phrase is 6 bigrams, and at full weight it would outvote the part number beside it."""
+        """Query term -> weight for BM25: the query's own tokens (3-grams at a quarter), each CJK run
+        and each glossary expansion weighing about two terms (their tokens share it) - a 7-character
+        Chinese phrase is 6 bigrams, and at full weight it would outvote the part number beside it."""
         weights: dict[str, float] = {}
-        backoffs = value_backoffs(query)
         for t in self.tokenizer.tokenize(query):
             if not CJK_RE.search(t):
-                w = query_token_weight(t) * (VALUE_BACKOFF_WEIGHT if t in backoffs else 1.0)
-                weights[t] = weights.get(t, 0.0) + w
+                weights[t] = weights.get(t, 0.0) + query_token_weight(t)
         for run in CJK_RE.findall(normalize_text(query)):  # each CJK run, like an expansion, ~2 terms
             toks = self.tokenizer.tokenize(run)
             for t in toks:
@@ -515,7 +511,6 @@ class HybridIndex:
 
 
 NGRAM_QUERY_WEIGHT = 0.25
-VALUE_BACKOFF_WEIGHT = 0.5  # a value's number as written and its unit word, split off for partial matches
 EXPANSION_TOKENS = 2.0  # a glossary expansion (or a CJK run) weighs at most as much as two query terms
 ZH_EXPANSION_TOKENS = 0.5  # ... a Chinese expansion of an English query, half a term
 

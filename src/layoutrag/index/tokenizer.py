@@ -40,7 +40,6 @@ __all__ = [
     "is_part_like",
     "normalize_text",
     "compact",
-    "value_backoffs",
 ]
 
 STOPWORDS: frozenset[str] = frozenset(
@@ -124,20 +123,6 @@ def _value_token(num: str, unit: str) -> str:
     if unit in _HZ_SHIFT:
         return _shift_decimal(num, _HZ_SHIFT[unit]) + "hz"
     return _norm_number(num) + unit
-
-
-def value_backoffs(text: str) -> set[str]:
-    """The backoff tokens that the values in `text` yield besides their value tokens: each number as
-    written and each unit word (``26MHz`` -> ``26``, ``mhz``). Query side only (weighting), so the
-    frozen token stream is untouched."""
-    t = normalize_text(text)
-    out: set[str] = set()
-    for m in RANGE_RE.finditer(t):
-        out.update((_norm_number(m.group(1)), _norm_number(m.group(3)), m.group(4)))
-    t = RANGE_RE.sub(" ", t)
-    for m in VALUE_RE.finditer(t):
-        out.update((_norm_number(m.group(2)), m.group(3)))
-    return out
 
 
 def _ngrams(s: str, n: int = 3) -> list[str]:
