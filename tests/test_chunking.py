@@ -277,6 +277,26 @@ def test_picture_fragments_notes_and_title_lines_join_the_figure(tmp_path):
     assert [c.block_type for c in dc.chunks] == ["figure", "figure", "text", "figure"]
 
 
+def test_heading_reaching_into_a_loose_picture_box_titles_it(tmp_path):
+    """The detector's picture box reaches 6 pt up into the heading's last line (a real datasheet:
+    "Part No. FC68145S / Taped FC68145ST" over its drawings): the heading still titles the figure.
+    A heading that the picture box mostly covers is not "above" it."""
+    page = PageSpec(
+        [
+            Spec("section_header", (225, 360, 350, 390), "Part No. FC68145S\nTaped FC68145ST", 11, True),  # 0
+            Spec("picture", (195, 384, 567, 512), drawing=True),  # 1
+            Spec("section_header", (40, 560, 560, 590), "Outline A\nOutline B", 11, True),  # 2
+            Spec("picture", (40, 562, 300, 700), drawing=True),  # 3 its top above heading 2's middle
+        ]
+    )
+    doc = build_pdf(tmp_path / "t.pdf", [page])
+    assert _groups(doc, tmp_path) == [
+        element_ids(doc, 1, 0, 1),
+        element_ids(doc, 1, 2),
+        element_ids(doc, 1, 3),
+    ]
+
+
 def test_overlapping_pictures_with_different_captions_stay_apart(tmp_path):
     page = PageSpec(
         [

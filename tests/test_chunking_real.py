@@ -89,3 +89,35 @@ def test_real_segmentation_of_lists_wraps_and_drawings(shared_dir, tmp_path):
     decode = chunk_with(4, "Ordering Information", "Polarity", "Voltage Capacitance")
     assert decode.block_type == "figure" and sum(r.label == "picture" for r in decode.regions) == 3
     assert dc.n_unassigned == 0
+
+
+def test_real_figures_split_at_invisible_backdrops_and_ruled_table_frame(shared_dir, tmp_path):
+    """Two real pages the layout got wrong before:
+    - Cliff SMD DC sockets: two drawings laid on touching white backdrops were one picture, so the
+      title "Part No. FC68148S" joined the drawing above it; now it titles its own drawing below;
+    - Mini-Circuits T2-613-1-KK81: a table boxed by its text inside a wide ruled frame (2.3x its
+      area) now takes the frame, and its heading "Typical Performance Data" joins it."""
+    from layoutrag.ingest.pipeline import ingest_paths
+
+    ds = shared_dir / "datasheets"
+    pdf = _cut_pages([(ds / "powerjack_1864271.pdf", 1), (ds / "T2-613-1-KK81.pdf", 1)], tmp_path / "two.pdf")
+    results = ingest_paths([pdf], tmp_path / "data", progress=False)
+    assert results[0].status == "ok", results[0].error
+    dc = load_doc_chunks(DataDir(tmp_path / "data"), results[0].doc_id)
+
+    socket = [c for c in dc.chunks if c.page == 1 and "FC68148S" in c.native_text]
+    assert len(socket) == 1 and socket[0].block_type == "figure"
+    box = socket[0].all_regions()
+    gold = (197.0, 588.5, 568.5, 713.9)  # the DC-10AS/10BS outline and PCB layout drawing
+    assert any(b.bbox_pdf[1] <= gold[1] + 2 and b.bbox_pdf[3] >= gold[3] - 2 for b in box)
+    assert all(b.bbox_pdf[1] >= 530 for b in box)  # not the FC68145S drawings above
+
+    perf = [
+        c
+        for c in dc.chunks
+        if c.page == 2 and c.block_type == "table" and "Typical Performance" in c.native_text
+    ]
+    assert len(perf) == 1
+    frame = (210.5, 437.7, 581.8, 550.7)
+    x0, y0, x1, y1 = perf[0].all_regions()[-1].bbox_pdf
+    assert x0 <= frame[0] + 2 and y0 <= frame[1] + 2 and x1 >= frame[2] - 2 and y1 >= frame[3] - 2

@@ -122,6 +122,15 @@ def test_glossary_expands_both_ways() -> None:
     assert "负载电容" in expand_query("load capacitance of the 7M")
 
 
+def test_glossary_entry_without_chinese_is_one_way() -> None:
+    """ "GPS<TAB>TCXO" says a GPS question wants a TCXO; it does not make every TCXO question
+    about GPS (an English query mentioning TCXO used to gain "GPS" at full weight)."""
+    g = load_glossary()
+    assert "TCXO" in g.expansions("GPS 用的晶振")
+    assert all(t.lower() not in ("gps", "wifi", "pcie") for t in g.expansions("DSB321SDN TCXO start-up time"))
+    assert "温补晶振" in g.expansions("DSB321SDN TCXO start-up time")  # the Chinese terms still come
+
+
 def test_query_codes_and_card_matching() -> None:
     cards = {
         "a": DocumentCard(doc_id="a", title="TXC 7M Series", series=["7M"], part_numbers=["7M-26.000MAAJ-T"]),

@@ -10,7 +10,15 @@ from layoutrag.errors import InputError
 from layoutrag.geometry import pt_to_px, px_to_pt
 from layoutrag.ingest.dedup import area_dedup, confidence_dedup, dedup
 from layoutrag.ingest.labels import map_label
-from layoutrag.ingest.layout import Detection, get_detector, letterbox, nms, snap_pictures_to_drawings
+from layoutrag.ingest.layout import (
+    Detection,
+    _drawing_clusters,
+    get_detector,
+    letterbox,
+    nms,
+    snap_pictures_to_drawings,
+    snap_tables_to_rulings,
+)
 from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
 from layoutrag.ingest.render import extract_words, render_page_rgb, to_displayed
 from layoutrag.ingest.text import assign_text, group_lines, words_text
@@ -259,3 +267,34 @@ def test_picture_box_grows_over_the_drawing_it_shows() -> None:
     small = Detection("picture", "picture", 1.0, (100.0, 100.0, 200.0, 200.0))
     big = (120.0, 100.0, 400.0, 200.0)
     assert snap_pictures_to_drawings([small], [big])[0] == small
+
+
+def test_invisible_white_fills_do_not_glue_drawings() -> None:
+    """Two images laid on touching white backdrops (a real datasheet: a package drawing and the
+    schematic beside it) are two figures; the backdrops draw nothing and form no cluster, while a
+    visible drawing still does."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.draw_rect(pymupdf.Rect(195, 384, 567, 512), color=None, fill=(1, 1, 1))  # backdrop 1
+    page.draw_rect(pymupdf.Rect(457, 509, 542, 580), color=None, fill=(1, 1, 1))  # backdrop 2, touching
+    shape = page.new_shape()
+    shape.draw_rect(pymupdf.Rect(60, 600, 260, 760))
+    shape.draw_circle((160, 680), 40)
+    shape.finish(color=(0, 0, 0), width=1)
+    shape.commit()
+    clusters = _drawing_clusters(page)
+    assert not any(c[1] < 590 for c in clusters)  # no cluster of the invisible backdrops
+    assert any(abs(c[0] - 60) < 3 and abs(c[3] - 760) < 3 for c in clusters)  # the visible drawing
+
+
+def test_table_takes_a_larger_ruling_only_when_nothing_else_is_inside() -> None:
+    """The model boxes a table by its text (a narrow block in a wide ruled frame, 2.3x its area):
+    the frame is its ruling when no other element lies inside it; with a paragraph inside, the
+    cluster is something larger (a figure, a panel) and the box stays."""
+    table = Detection("table", "table", 1.0, (303.0, 442.0, 482.0, 546.0))
+    frame = (211.0, 438.0, 581.0, 550.0)
+    assert snap_tables_to_rulings([table], [frame])[0].bbox_pdf == frame
+    text = Detection("text", "text", 1.0, (220.0, 445.0, 295.0, 500.0))
+    assert snap_tables_to_rulings([table, text], [frame])[0] == table
+    # a cluster more than 4x the table box is never taken
+    assert snap_tables_to_rulings([table], [(100.0, 300.0, 590.0, 700.0)])[0] == table
