@@ -646,3 +646,19 @@ def test_generated_spec_table_continued_on_the_next_page_is_one_chunk(tmp_path):
     assert [r.label for r in joined.regions if r.page == 2][:2] == ["caption", "table"]
     assert {r.page for r in joined.rows} == {1, 2}
     assert "(continued)" in joined.native_text
+
+
+def test_every_block_type_the_chunker_makes_is_a_known_block_type() -> None:
+    """records.BLOCK_TYPES (what a search filter accepts) is kept by hand: every label mix the
+    grouping can produce must map into it."""
+    from itertools import combinations
+
+    from layoutrag.chunking.group import block_type_of
+    from layoutrag.records import BLOCK_TYPES, LABELS
+
+    made = {
+        block_type_of([make_element("d", 1, i, lab, (0, 0, 1, 1), "x") for i, lab in enumerate(mix)])
+        for n in (1, 2, 3)
+        for mix in combinations(LABELS, n)
+    }
+    assert made <= set(BLOCK_TYPES), made - set(BLOCK_TYPES)

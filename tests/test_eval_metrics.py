@@ -167,6 +167,9 @@ def test_load_queries_reports_the_bad_line(tmp_path: Path) -> None:
     p.write_text(json.dumps({**good, "regions": [[5, 5, 1, 1]]}) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match="empty box"):
         load_queries(p)
+    p.write_text('{"id": "q", "query": "x", "doc": "a.pdf", "page": 1, "regions": [[0, 0, NaN, 1]]}\n')
+    with pytest.raises(InputError, match="finite"):
+        load_queries(p)
     p.write_text(
         json.dumps(good) + "\n\n" + json.dumps({"id": "t", "question": "y", "gold_chunks": ["c"]}) + "\n"
     )

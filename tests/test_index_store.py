@@ -303,3 +303,18 @@ def test_empty_data_dir_builds_an_empty_index(tmp_path: Path) -> None:
     assert stats.chunks == 0
     idx = load_index(DataDir(tmp_path / "data"))
     assert idx.search("anything at all") == [] and len(idx.chunks) == 0
+
+
+def test_cli_broken_pipe_exits_quietly(monkeypatch) -> None:
+    """A reader that goes away (`layoutrag search ... | head`) ends the command quietly with the
+    shell's status for a killed pipe writer (141), not with an error line."""
+    from typer.testing import CliRunner
+
+    import layoutrag.cli as cli
+
+    def gone(*a, **k):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("layoutrag.index.store.load_index", gone)
+    r = CliRunner().invoke(cli.app, ["search", "frequency"])
+    assert r.exit_code == 141 and "error" not in r.output.lower()

@@ -56,6 +56,18 @@ def _os_error_line(e: OSError) -> str:
     return f"{' -> '.join(paths)}: {problem}" if paths else problem
 
 
+def _quiet_exit() -> NoReturn:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again, and exit 141
+    (128 + SIGPIPE), the status a shell reports for a killed pipe writer."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (captured): nothing to flush
+        pass
+    raise typer.Exit(141)
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -74,6 +86,8 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
                 _fail(e, input_error_code)
             except LayoutragError as e:
                 _fail(e)
+            except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
+                _quiet_exit()
             except OSError as e:
                 _fail(e)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +76,8 @@ def _box(v: object, where: str) -> BBox:
     if not isinstance(v, list | tuple) or len(v) != 4 or not all(isinstance(x, int | float) for x in v):
         raise InputError(f"{where}: a box must be [x0, y0, x1, y1]")
     b = tuple(float(x) for x in v)
+    if not all(math.isfinite(x) for x in b):
+        raise InputError(f"{where}: box coordinates must be finite numbers")
     if b[2] <= b[0] or b[3] <= b[1]:
         raise InputError(f"{where}: empty box {list(b)}")
     return b  # type: ignore[return-value]

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from layoutrag.errors import DocumentError
 from layoutrag.storage import DataDir, atomic_write_json
@@ -43,9 +44,9 @@ def prepare_demo(data_root: Path, *, n: int, console: Console) -> Path:
     out = data.root / "samples"
     t0 = time.perf_counter()
     if _samples_current(out, n):
-        console.print(f"[dim]samples: reusing {out}[/dim]")
+        console.print(f"[dim]samples: reusing {escape(str(out))}[/dim]")
     else:
-        console.print(f"generating {n} sample datasheets into {out} …")
+        console.print(f"generating {n} sample datasheets into {escape(str(out))} …")
         summary = generate_corpus(out, n=n, seed=SEED)
         atomic_write_json(out / MARKER, {"n": n, "seed": SEED})
         console.print(f"[dim]{summary}[/dim]")
@@ -55,7 +56,7 @@ def prepare_demo(data_root: Path, *, n: int, console: Console) -> Path:
     results = ingest_paths(pdfs, data.root, progress=True)
     failed = [r for r in results if r.status == "failed"]
     for r in failed:
-        console.print(f"[red]failed[/red] {r.path}: {r.error}", highlight=False)
+        console.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
     ingested = sum(r.status == "ok" for r in results)
     has_index = (data.index / "CURRENT").is_file()
     if ingested or not has_index:
