@@ -54,7 +54,9 @@ class Settings(BaseModel):
     # the generated set and TKD (docs/EVALUATION.md); each helps at least one set and hurts none
     fusion_page_weight: float = 1.0  # weight of the page-level BM25 run (pages ranked by their chunks' text)
     fusion_page_depth: int = 10  # pages beyond this rank do not vote
-    fusion_page_on_lexical: bool = False  # the page run also votes on the lexical route
+    fusion_page_on_lexical: bool = (
+        True  # the page run also votes on the lexical route (docs/EVALUATION.md §1)
+    )
     fusion_row_weight: float = 0.25  # vote for a leading table chunk whose best row holds the query's terms
     fusion_row_depth: int = 30  # leading candidates checked for a matching table row
     fusion_residual_weight: float = 1.0  # lexical route: BM25 run of the query minus the top document's names

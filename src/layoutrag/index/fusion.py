@@ -10,8 +10,9 @@
   RRF the bundled models' rank-1..60 noise outvotes its correct hits;
 - any other query (descriptive route): the dense run votes at half weight to depth 20, the top 10
   documents ranked by BM25 over all their text vote (weight 2) for their chunks, and the block
-  family the question asks for (a drawing, or a spec table/feature list) gets a prior (0.5), and
-  the top 10 pages ranked by BM25 over all their chunks' text vote (weight 1) for their chunks;
+  family the question asks for (a drawing, or a spec table/feature list) gets a prior (0.5);
+- on both routes, the top 10 pages ranked by BM25 over all their chunks' text vote (weight 1) for
+  their chunks: the page that holds the whole question lifts its blocks;
 - on the lexical route, a residual run - BM25 of the query minus the top document's own card words
   (which every chunk of it carries, so length normalization favours short running headers) over
   that document's chunks - votes at weight 1, and the block-family prior at 0.25;
@@ -69,7 +70,7 @@ class FusionConfig:
     type_prior: float = 0.5  # vote for chunks of the block family the query asks for
     page_weight: float = 1.0  # a fourth run: pages ranked by BM25 over all their chunks' text
     page_depth: int = 10  # pages beyond this rank do not vote
-    page_on_lexical: bool = False  # the page run votes on the lexical route too
+    page_on_lexical: bool = True  # the page run votes on the lexical route too
     row_weight: float = 0.25  # vote for a leading table chunk whose best row holds the query's terms
     row_depth: int = 30  # only the leading candidates are checked for a matching row
     residual_weight: float = 1.0  # lexical route: BM25 of the query minus the top document's names
