@@ -36,8 +36,8 @@ class TermCounts(NamedTuple):
     doc_len: np.ndarray
 
 
-def bm25_idf(df: np.ndarray, n_docs: int) -> np.ndarray:
-    return np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(np.float32)
+def bm25_idf(df: np.ndarray, n_docs: int, dtype: type = np.float32) -> np.ndarray:
+    return np.log1p((n_docs - df + 0.5) / (df + 0.5)).astype(dtype)
 
 
 def bm25_weights(counts: TermCounts, *, k1: float, b: float) -> sp.csc_matrix:
@@ -116,8 +116,8 @@ class BM25Index:
         self.vocab = counts.vocab
         self.n_docs = counts.tf.shape[0]
         self.weights = bm25_weights(counts, k1=k1, b=b)
-        df = np.diff(self.weights.indptr)
-        self._idf = np.log1p((self.n_docs - df + 0.5) / (df + 0.5))  # float64, per term, made once
+        # per term, made once; float64 for the query-side idf shares (routing gate, row bonus)
+        self._idf = bm25_idf(np.diff(self.weights.indptr), self.n_docs, np.float64)
 
     def idf(self, term: str) -> float:
         """The term's idf (0 for a term the index does not know)."""

@@ -141,8 +141,10 @@ def snap_tables_to_rulings(detections: list[Detection], clusters: list[BBox]) ->
                 if contains_frac(box, c) < 0.8:
                     continue
                 growth = area(c) / max(area(box), 1e-6)
-                alone = not any(o is not d and contains_frac(o.bbox_pdf, c) >= 0.5 for o in detections)
-                if growth <= RULING_MAX_GROWTH or (growth <= RULING_MAX_GROWTH_ALONE and alone):
+                if growth <= RULING_MAX_GROWTH or (
+                    growth <= RULING_MAX_GROWTH_ALONE
+                    and not any(o is not d and contains_frac(o.bbox_pdf, c) >= 0.5 for o in detections)
+                ):
                     box = union_box((box, c))
         out.append(d._replace(bbox_pdf=box) if box != d.bbox_pdf else d)
     return out
