@@ -10,7 +10,7 @@ evidence packages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,13 +39,7 @@ from layoutrag.index.query import (
     query_codes,
     wanted_family,
 )
-from layoutrag.index.tokenizer import (
-    CJK_RE,
-    Tokenizer,
-    get_tokenizer,
-    is_part_like,
-    normalize_text,
-)
+from layoutrag.index.tokenizer import CJK_RE, Tokenizer, get_tokenizer, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
 
 __all__ = [
@@ -377,8 +371,8 @@ class HybridIndex:
         words the chunks do not use (where the dense run and the document run earn their votes).
         What the chunk holds is read off the BM25 postings (they were counted from its text)."""
         known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
-        total = sum(self.bm25.idf(t) for t in known)
-        held = sum(self.bm25.idf(t) for t in known if self.bm25.holds(top, t))
+        total = self._idf_mass(known)
+        held = self._idf_mass(t for t in known if self.bm25.holds(top, t))
         return held / total if total > 0 else 0.0
 
     def _names_rare_code(self, query: str) -> bool:
@@ -470,7 +464,7 @@ class HybridIndex:
             if not chunk.rows:
                 continue
             known = q_known - self._card_terms(chunk.doc_id)  # its own names say nothing about the row
-            total = sum(self.bm25.idf(t) for t in known)
+            total = self._idf_mass(known)
             if total > 0:
                 scores[i] += vote * max(self._row_scores(chunk, known), default=0.0) / total
 
@@ -506,8 +500,14 @@ class HybridIndex:
         out = []
         for row in chunk.rows:
             held = set() if row.is_header else set(self.tokenizer.tokenize(row.text or " ".join(row.cells)))
-            out.append(sum(self.bm25.idf(t) for t in held & tokens))
+            out.append(self._idf_mass(held & tokens))
         return out
+
+    def _idf_mass(self, terms: Iterable[str]) -> float:
+        """The summed idf of `terms`, added in sorted order: a set's iteration order changes with
+        the process's string hashing, and float sums in another order can break a tie between two
+        rows (the matched row) differently from one run to the next."""
+        return sum(self.bm25.idf(t) for t in sorted(terms))
 
 
 NGRAM_QUERY_WEIGHT = 0.25
