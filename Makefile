@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[all,dev]'
 	touch $@
 
 install: $(BIN)/.installed
@@ -26,7 +26,8 @@ demo: install
 	$(BIN)/layoutrag demo
 
 test: install chromium
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 SHARED ?= ../shared

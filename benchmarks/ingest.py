@@ -26,11 +26,11 @@ DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "datasheets"
 
 
 def _worker(backend: str, files: list[str]) -> None:
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.build import ingest_and_chunk
 
     with tempfile.TemporaryDirectory(prefix="lr-bench-") as tmp:
         t0 = time.perf_counter()
-        results = ingest_paths([Path(f) for f in files], Path(tmp), layout=backend, progress=False)
+        results = ingest_and_chunk([Path(f) for f in files], Path(tmp), layout=backend, progress=False)
         seconds = time.perf_counter() - t0
     print(
         json.dumps(
@@ -47,7 +47,7 @@ def _is_scanned(path: Path) -> bool:
     import pymupdf
 
     from layoutrag.config import Settings
-    from layoutrag.ingest.render import count_text_chars
+    from layoutrag.pdf import count_text_chars
 
     with pymupdf.open(path) as doc:
         return all(count_text_chars(p) <= Settings().text_layer_min_chars for p in doc)

@@ -20,16 +20,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from layoutrag.config import Settings
+from layoutrag.config import FusionSettings, FusionStrategy, Settings
 from layoutrag.evaluation.harness import ranked_chunk_ids
 from layoutrag.evaluation.metrics import mrr, score_chunk_query
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
-from layoutrag.index.fusion import FusionConfig, FusionStrategy
 from layoutrag.index.hybrid import HybridIndex, embed_text
 from layoutrag.index.importer import derive_card, import_chunks_file, parse_chunk_lines
 from layoutrag.records import Chunk, EvidencePackage
@@ -64,7 +62,7 @@ def variants(idx: HybridIndex) -> dict[str, Search]:
     """The runs compared for one index: each path alone, plain RRF, the default fusion, ablations."""
 
     def run(
-        mode: str, fusion: FusionConfig | None = None, boost: bool = True, glossary: bool = True
+        mode: str, fusion: FusionSettings | None = None, boost: bool = True, glossary: bool = True
     ) -> Search:
         def search(q: str) -> list[EvidencePackage]:
             saved = (idx.fusion, idx.doc_boost, idx.expand_glossary)
@@ -82,14 +80,14 @@ def variants(idx: HybridIndex) -> dict[str, Search]:
         "bm25": run("bm25"),
         "bm25 (no glossary)": run("bm25", glossary=False),
         "dense": run("dense"),
-        "fused: plain RRF": run("fused", FusionConfig(strategy=FusionStrategy.rrf), boost=False),
-        "fused: plain RRF + card boost": run("fused", FusionConfig(strategy=FusionStrategy.rrf)),
+        "fused: plain RRF": run("fused", FusionSettings(strategy=FusionStrategy.rrf), boost=False),
+        "fused: plain RRF + card boost": run("fused", FusionSettings(strategy=FusionStrategy.rrf)),
         "fused: default": run("fused"),
         "fused: default - card boost": run("fused", boost=False),
-        "fused: default - doc run": run("fused", replace(d, doc_weight=0.0)),
-        "fused: default - type prior": run("fused", replace(d, type_prior=0.0)),
-        "fused: default - dense": run("fused", replace(d, dense_weight=0.0)),
-        "fused: default, type prior 1.0": run("fused", replace(d, type_prior=1.0)),
+        "fused: default - doc run": run("fused", d.model_copy(update={"doc_weight": 0.0})),
+        "fused: default - type prior": run("fused", d.model_copy(update={"type_prior": 0.0})),
+        "fused: default - dense": run("fused", d.model_copy(update={"dense_weight": 0.0})),
+        "fused: default, type prior 1.0": run("fused", d.model_copy(update={"type_prior": 1.0})),
     }
 
 
@@ -145,7 +143,7 @@ def tkd(shared: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str
         emb = get_embedder(name)
         memo = MemoQueries(emb)
         vecs, _ = embed_with_cache(
-            emb, [embed_text(c, s.embed_max_chars) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
+            emb, [embed_text(c, s.index.embed_max_chars) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
         )
         rows = []
         for tok in ("part_aware", "part_aware_no_ngrams", "standard"):
@@ -176,9 +174,9 @@ def fusion_sweep(
         for tp in (0.0, 0.5, 1.0)
     ]
     for w, depth, dw, tp in grid:
-        cfg = FusionConfig(dense_weight=w, dense_depth=depth, doc_weight=dw, type_prior=tp)
+        cfg = FusionSettings(dense_weight=w, dense_depth=depth, doc_weight=dw, type_prior=tp)
 
-        def search(q: str, cfg: FusionConfig = cfg) -> list[EvidencePackage]:
+        def search(q: str, cfg: FusionSettings = cfg) -> list[EvidencePackage]:
             saved = idx.fusion
             idx.fusion = cfg
             try:

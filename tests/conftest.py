@@ -28,14 +28,12 @@ def served_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (seed `SERVED_SEED`) under ``samples/`` with their ground truth, ingested with the pymupdf layout
     backend and indexed into this data dir. Used by test_api, test_answer, test_mcp, test_browser and
     test_eval_e2e. Treat it as read-only: a test that writes into a data dir works on its own copy."""
-    from layoutrag.index.store import build_index
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.build import build
     from layoutrag.samples.generator import generate_corpus
 
     root = tmp_path_factory.mktemp("served-data")
     samples = root / "samples"
     generate_corpus(samples, n=SERVED_SAMPLE_DOCS, seed=SERVED_SEED)
-    results = ingest_paths(sorted(samples.glob("*.pdf")), root, layout="pymupdf", progress=False)
-    assert [r.status for r in results] == ["ok"] * SERVED_SAMPLE_DOCS, [r.error for r in results]
-    build_index(root, progress=False)
+    built = build(sorted(samples.glob("*.pdf")), root, layout="pymupdf", progress=False)
+    assert [r.status for r in built.results] == ["ok"] * SERVED_SAMPLE_DOCS, [r.error for r in built.results]
     return root

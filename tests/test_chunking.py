@@ -143,7 +143,7 @@ def test_figure_takes_its_callouts_and_caption(tmp_path):
 
 def test_member_boxes_element_mode_keeps_detector_boxes(tmp_path):
     doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
-    dc, _ = build_doc_chunks(doc, S.model_copy(update={"chunk_member_boxes": "element"}))
+    dc, _ = build_doc_chunks(doc, S.updated(chunk_member_boxes="element"))
     assert dc.chunks[2].bboxes_pdf == [(40, 140, 400, 152), (40, 156, 550, 256), (40, 260, 550, 270)]
 
 
@@ -397,7 +397,7 @@ def test_member_slot_reaches_the_ruled_grid_around_a_tight_table_box(tmp_path):
     dc = _chunks(doc, tmp_path)
     chunk = next(c for c in dc.chunks if c.block_type == "table")
     assert chunk.bboxes_pdf[1] == (40, 154, 550, 257.74)  # the grid's edges, not the detector's
-    dc_el, _ = build_doc_chunks(doc, S.model_copy(update={"chunk_member_boxes": "element"}))
+    dc_el, _ = build_doc_chunks(doc, S.updated(chunk_member_boxes="element"))
     assert next(c for c in dc_el.chunks if c.block_type == "table").bboxes_pdf[1] == (43, 159, 547, 253)
 
 
@@ -569,19 +569,19 @@ def test_evidence_images_crop_per_member_and_page_break(tmp_path):
     data, _ = _save(doc, tmp_path)
     joined = load_doc_chunks(data, doc.doc_id).chunks[0]
     assert len(joined.crop_images) == len(joined.regions) == 5
-    scale = S.dpi / 72
+    scale = S.render.dpi / 72
     for rel, region in zip(joined.crop_images, joined.regions, strict=True):
         with Image.open(data.resolve(rel)) as im:
             x0, y0, x1, y1 = region.bbox_pdf
-            assert abs(im.width - ((x1 - x0) * scale + 2 * S.crop_padding_px)) <= 2
-            assert abs(im.height - ((y1 - y0) * scale + 2 * S.crop_padding_px)) <= 2
+            assert abs(im.width - ((x1 - x0) * scale + 2 * S.chunking.crop_padding_px)) <= 2
+            assert abs(im.height - ((y1 - y0) * scale + 2 * S.chunking.crop_padding_px)) <= 2
     assert region.bbox_pdf == (40, 64, 550, 226)  # stored boxes stay unpadded (slot, no crop padding)
     with Image.open(data.resolve(joined.evidence_image)) as ev:
         # one crop of the chunk's block per page, a marked page-break band between them
         parts = []
         for page in (1, 2):
             block = union_box(r.bbox_pdf for r in joined.regions if r.page == page)
-            parts.append(round((block[3] - block[1]) * scale) + 2 * S.crop_padding_px)
+            parts.append(round((block[3] - block[1]) * scale) + 2 * S.chunking.crop_padding_px)
         assert abs(ev.height - (parts[0] + 30 + parts[1])) <= 3
         band_y = parts[0] + 15
         band = [ev.getpixel((x, y)) for x in range(0, 60) for y in range(band_y - 4, band_y + 5)]

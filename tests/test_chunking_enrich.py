@@ -41,7 +41,7 @@ def test_llm_regroups_by_indices_and_guards_hold(tmp_path, monkeypatch):
     ) as stub:
         monkeypatch.setenv("LAYOUTRAG_LLM_BASE_URL", stub.base_url)
         monkeypatch.setenv("LAYOUTRAG_LLM_MODEL", "stub-model")
-        chunk_and_save(doc, data, S)
+        chunk_and_save(doc, data, Settings())
         prompt = message_text(stub.requests[0][1]["messages"][1])
     # the page went along as one well-formed PNG part (checked and decoded by the stub) ...
     assert not stub.rejected and len(stub.requests) == 1
@@ -105,7 +105,7 @@ def test_text_only_setting_sends_no_image(tmp_path, monkeypatch):
     doc, data = _setup(tmp_path)
     with OpenAIStub(chat=_answer) as stub:
         monkeypatch.setenv("LAYOUTRAG_LLM_BASE_URL", stub.base_url)
-        chunk_and_save(doc, data, Settings(llm_vision=False))
+        chunk_and_save(doc, data, Settings().updated(llm_vision=False))
     assert stub.images == [] and isinstance(stub.requests[0][1]["messages"][1]["content"], str)
     table = next(c for c in load_doc_chunks(data, doc.doc_id).chunks if c.block_type == "table")
     assert table.element_ids == element_ids(doc, 1, 3, 4, 5)
@@ -116,7 +116,7 @@ def test_text_only_model_refusing_the_image_gets_the_text_prompt(tmp_path, monke
     doc, data = _setup(tmp_path)
     with OpenAIStub(chat=_answer, vision=False) as stub:
         monkeypatch.setenv("LAYOUTRAG_LLM_BASE_URL", stub.base_url)
-        chunk_and_save(doc, data, S)
+        chunk_and_save(doc, data, Settings())
     assert stub.rejected == ["this model does not accept images"]
     assert isinstance(stub.requests[1][1]["messages"][1]["content"], str)  # the retry, text only
     dc = load_doc_chunks(data, doc.doc_id)
@@ -185,7 +185,7 @@ def test_unparseable_answer_keeps_rule_groups(tmp_path, monkeypatch):
     doc, data = _setup(tmp_path)
     with OpenAIStub(chat=lambda messages: "I cannot help with that.") as stub:
         monkeypatch.setenv("LAYOUTRAG_LLM_BASE_URL", stub.base_url)
-        chunk_and_save(doc, data, S)
+        chunk_and_save(doc, data, Settings())
     dc = load_doc_chunks(data, doc.doc_id)
     assert [c.element_ids for c in dc.chunks][2] == element_ids(doc, 1, 3, 4, 5)
     assert dc.n_unassigned == 0
@@ -194,7 +194,7 @@ def test_unparseable_answer_keeps_rule_groups(tmp_path, monkeypatch):
 def test_unreachable_endpoint_never_breaks_chunking(tmp_path, monkeypatch):
     doc, data = _setup(tmp_path)
     monkeypatch.setenv("LAYOUTRAG_LLM_BASE_URL", "http://127.0.0.1:9/v1")
-    assert chunk_and_save(doc, data, S) == 5
+    assert chunk_and_save(doc, data, Settings()) == 5
 
 
 def test_parse_groups_accepts_indices_only():

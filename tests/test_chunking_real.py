@@ -24,10 +24,10 @@ def _cut(src, first: int, last: int, out):
 
 
 def test_real_cross_page_table_is_one_chunk(shared_dir, tmp_path):
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.build import ingest_and_chunk
 
     pdf = _cut(shared_dir / "datasheets" / "DRV2605.pdf", 55, 56, tmp_path / "drv2605-p55-56.pdf")
-    results = ingest_paths([pdf], tmp_path / "data", progress=False)
+    results = ingest_and_chunk([pdf], tmp_path / "data", progress=False)
     assert results[0].status == "ok", results[0].error
     data = DataDir(tmp_path / "data")
     dc = load_doc_chunks(data, results[0].doc_id)
@@ -60,7 +60,7 @@ def test_real_segmentation_of_lists_wraps_and_drawings(shared_dir, tmp_path):
     list with indented sub-headings (SGTL5000), a list with a two-column sub-list (Vishay SMD
     resistors), a paragraph wrapping into the next column (LM35), a part-number decode drawing
     boxed in three overlapping pieces (Diodes D5V0L1B2LP3)."""
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.build import ingest_and_chunk
 
     ds = shared_dir / "datasheets"
     pdf = _cut_pages(
@@ -72,7 +72,7 @@ def test_real_segmentation_of_lists_wraps_and_drawings(shared_dir, tmp_path):
         ],
         tmp_path / "first-pages.pdf",
     )
-    results = ingest_paths([pdf], tmp_path / "data", progress=False)
+    results = ingest_and_chunk([pdf], tmp_path / "data", progress=False)
     assert results[0].status == "ok", results[0].error
     dc = load_doc_chunks(DataDir(tmp_path / "data"), results[0].doc_id)
 
@@ -97,11 +97,11 @@ def test_real_figures_split_at_invisible_backdrops_and_ruled_table_frame(shared_
       title "Part No. FC68148S" joined the drawing above it; now it titles its own drawing below;
     - Mini-Circuits T2-613-1-KK81: a table boxed by its text inside a wide ruled frame (2.3x its
       area) now takes the frame, and its heading "Typical Performance Data" joins it."""
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.build import ingest_and_chunk
 
     ds = shared_dir / "datasheets"
     pdf = _cut_pages([(ds / "powerjack_1864271.pdf", 1), (ds / "T2-613-1-KK81.pdf", 1)], tmp_path / "two.pdf")
-    results = ingest_paths([pdf], tmp_path / "data", progress=False)
+    results = ingest_and_chunk([pdf], tmp_path / "data", progress=False)
     assert results[0].status == "ok", results[0].error
     dc = load_doc_chunks(DataDir(tmp_path / "data"), results[0].doc_id)
 

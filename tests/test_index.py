@@ -8,10 +8,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from pydantic import ValidationError
 
+from layoutrag.config import FusionSettings, FusionStrategy
 from layoutrag.errors import InputError
 from layoutrag.index.bm25 import BM25Index, count_terms, top_k
-from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse, rrf_fuse
+from layoutrag.index.fusion import fuse, rrf_fuse
 from layoutrag.index.glossary import expand_query, load_glossary
 from layoutrag.index.hybrid import HybridIndex
 from layoutrag.index.query import CardMatcher, is_searchable, normalize_query, query_codes
@@ -99,17 +101,17 @@ def test_rrf_ties_broken_by_id() -> None:
 
 
 def test_weighted_fusion_depth_limits_dense() -> None:
-    cfg = FusionConfig(strategy=FusionStrategy.weighted, dense_weight=0.5, dense_depth=2)
+    cfg = FusionSettings(strategy=FusionStrategy.weighted, dense_weight=0.5, dense_depth=2)
     fused = dict(fuse(["a", "b"], ["c", "d", "e"], k=60, config=cfg))
     assert fused["a"] == pytest.approx(1 / 61)
     assert fused["c"] == pytest.approx(0.5 / 61)
     assert "e" not in fused  # beyond the dense depth
-    plain = dict(fuse(["a"], ["e"], k=60, config=FusionConfig(strategy=FusionStrategy.rrf)))
+    plain = dict(fuse(["a"], ["e"], k=60, config=FusionSettings(strategy=FusionStrategy.rrf)))
     assert plain["e"] == pytest.approx(1 / 61)
     # no lexical evidence at all: the dense run decides alone
     assert [x for x, _ in fuse([], ["c", "d"], k=60, config=cfg)] == ["c", "d"]
-    with pytest.raises(ValueError, match="valid: rrf, weighted"):
-        FusionConfig.parse("borda")
+    with pytest.raises(ValidationError, match="'rrf' or 'weighted'"):
+        FusionSettings(strategy="borda")
 
 
 # --------------------------------------------------------------------------- glossary and query codes
@@ -310,7 +312,7 @@ def test_bad_queries_raise_clear_errors(hybrid: HybridIndex) -> None:
 def test_query_normalisation_is_shared_by_service_and_index(
     hybrid: HybridIndex, raw: str, cleaned: str
 ) -> None:
-    limit = hybrid.settings.max_query_chars
+    limit = hybrid.settings.search.max_query_chars
     assert normalize_query(raw, max_chars=limit) == cleaned
     if cleaned:
         assert validate_query(raw, max_chars=limit) == cleaned
@@ -323,7 +325,7 @@ def test_query_normalisation_is_shared_by_service_and_index(
 
 
 def test_query_length_limit_is_one_message(hybrid: HybridIndex) -> None:
-    limit = hybrid.settings.max_query_chars
+    limit = hybrid.settings.search.max_query_chars
     messages = set()
     for check in (
         lambda q: normalize_query(q, max_chars=limit),
@@ -352,9 +354,9 @@ def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> 
     chunk scoring within `hit_companion_score` of the hit joins it."""
     q = "7M-26.000MAAJ-T load capacitance"
     for h in hybrid.search(q, top_k=15):  # the default: only scores the ranking cannot tell apart
-        assert all(c.score >= hybrid.settings.hit_companion_score * h.score for c in h.companions)
+        assert all(c.score >= hybrid.settings.hits.companion_score * h.score for c in h.companions)
     merging = copy.copy(hybrid)
-    merging.settings = hybrid.settings.model_copy(update={"hit_companion_score": 0.0})
+    merging.settings = hybrid.settings.updated(hit_companion_score=0.0)
     hits = merging.search(q, top_k=3)
     top = hits[0]
     assert {top.chunk_id, *(c.chunk_id for c in top.companions)} == {"d7m_p1_b00", "d7m_p1_b01"}
@@ -365,10 +367,10 @@ def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> 
     shown = len(top.all_regions()) + sum(len(c.all_regions()) for c in top.companions)
     assert len(top.hit_regions()) == shown
     single = copy.copy(hybrid)
-    single.settings = merging.settings.model_copy(update={"hit_page_members": 1})
+    single.settings = merging.settings.updated(hit_page_members=1)
     flat = [h.chunk_id for h in single.search(q, top_k=15)]
     assert all(not h.companions for h in single.search(q, top_k=15))
     lead, comp = flat.index(top.chunk_id), flat.index(top.companions[0].chunk_id)
-    assert lead == 0 and comp < hybrid.settings.hit_merge_depth
+    assert lead == 0 and comp < hybrid.settings.hits.merge_depth
     # what the companion displaced: the hit after it in the flat list moves up one place
     assert hits[1].chunk_id == next(c for c in flat[1:] if c != top.companions[0].chunk_id)

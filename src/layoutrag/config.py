@@ -1,88 +1,296 @@
-"""Every tunable has one default here. Environment variables override with the LAYOUTRAG_ prefix."""
+"""The one settings tree. Every tunable has one default here, typed and checked.
+
+    settings = load_settings()          # defaults < environment (LAYOUTRAG_*) ; bad value -> InputError
+    settings.render.dpi, settings.fusion.dense_weight, settings.hits.page_members, ...
+    settings.updated(dpi=100, fusion="rrf")   # a changed copy, by the flat names below
+
+One instance is made by a front (CLI command, `layoutrag.open`, the HTTP and MCP servers) and
+passed down explicitly to every stage (build -> ingest -> chunking -> index -> search); no stage
+builds its own. Every leaf has a flat name, which is also its environment variable:
+`LAYOUTRAG_<FLAT NAME>` — `LAYOUTRAG_DPI`, `LAYOUTRAG_MAX_PAGES`, `LAYOUTRAG_FUSION`,
+`LAYOUTRAG_FUSION_DENSE_WEIGHT`, `LAYOUTRAG_HIT_PAGE_MEMBERS`, ... (`flat_names()` lists them; the
+nested form `LAYOUTRAG_RENDER__DPI` works too). A value that does not parse, or is out of range,
+is refused in one line naming the variable and the valid values.
+"""
 
 from __future__ import annotations
 
-import os
+from enum import StrEnum
 from pathlib import Path
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-__all__ = ["Settings", "default_data_dir", "settings"]
+__all__ = [
+    "ENV_PREFIX",
+    "FusionSettings",
+    "LLMSettings",
+    "FusionStrategy",
+    "Settings",
+    "default_data_dir",
+    "describe_error",
+    "flat_names",
+    "load_settings",
+]
+
+ENV_PREFIX = "LAYOUTRAG_"
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class FusionStrategy(StrEnum):
+    rrf = "rrf"  # plain RRF, the contract baseline
+    weighted = "weighted"  # lexical weight 1, dense weight `dense_weight`, dense depth-limited
 
-    # render
-    dpi: int = 200
-    text_layer_min_chars: int = 50  # more than this on a page -> pdf_layer, else needs_ocr
-    # layout
-    # pymupdf | yolo. Default by measured region coverage on the dev set (benchmarks/layout_coverage.py):
-    # pymupdf 57/74 gold regions covered >= 95 % by its elements, yolo 56/74 (chunks: 56 vs 54 of 73)
-    layout_backend: str = "pymupdf"
-    yolo_confidence: float = 0.25
-    dedup_strategy: str = "area"  # area | confidence  (confidence only for the ablation)
-    # limits for one document (bad input never stops a batch)
-    max_file_mb: float = 200.0
-    max_pages: int = 2000
-    max_page_side_pt: float = 14400.0  # 200 inches, the PDF spec's user-space limit
-    # chunking
-    chunk_max_chars: int = 1500
-    chunk_max_gap_frac: float = 0.18  # members farther apart than this share of page height never join
-    chunk_split_gap_frac: float = 0.045  # a text run ends at a vertical gap larger than this share
-    chunk_member_boxes: str = "slot"  # slot (member's slot in its chunk's block) | element (detector box)
-    crop_padding_px: int = 8
-    llm_vision: bool = True  # LLM pass (chunking/enrich.py) sends the numbered page image; False: text only
-    llm_image_max_side: int = 1024  # long side (px) of the page image sent to the VLM
-    # index / search
-    bm25_k1: float = 1.5
-    bm25_b: float = 0.75
-    rrf_k: int = 60
-    top_k: int = 15
-    max_top_k: int = 100
-    max_query_chars: int = 1000
-    embed_max_chars: int = 1500
-    embedder: str = "default"  # resolved by layoutrag.index.embedders
-    fusion: str = (
-        "weighted"  # weighted | rrf  (layoutrag.index.fusion; chosen by benchmarks/search_quality.py)
+
+class _Group(BaseModel):
+    """A branch of the tree. `flat_prefix` + field name is a leaf's flat name (and env variable),
+    unless `flat_overrides` names it otherwise."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+    flat_prefix: ClassVar[str] = ""
+    flat_overrides: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def flat_name(cls, field: str) -> str:
+        return cls.flat_overrides.get(field, cls.flat_prefix + field)
+
+
+class RenderSettings(_Group):
+    dpi: int = Field(200, gt=0, le=1200, description="Page images and OCR render at this resolution.")
+    text_layer_min_chars: int = Field(
+        50, ge=0, description="A page with more characters than this reads its text layer; else OCR."
     )
-    fusion_dense_weight: float = 0.5  # weight of the dense run under weighted fusion (BM25's is 1)
-    fusion_dense_depth: int = 20  # dense ranks beyond this do not vote under weighted fusion
-    fusion_doc_weight: float = 2.0  # weight of the document-level BM25 run (its top 10 documents)
-    fusion_type_prior: float = 0.5  # vote for the block family the query asks for (figure | spec)
-    # page run, residual run, lexical type prior, row bonus: measured on the real dev set (73 queries),
-    # the generated set and TKD (docs/EVALUATION.md); each helps at least one set and hurts none
-    fusion_page_weight: float = 1.0  # weight of the page-level BM25 run (pages ranked by their chunks' text)
-    fusion_page_depth: int = 10  # pages beyond this rank do not vote
-    fusion_page_on_lexical: bool = (
-        True  # the page run also votes on the lexical route (docs/EVALUATION.md §1)
+
+
+class LayoutSettings(_Group):
+    # Default by measured region coverage on the dev set (benchmarks/layout_coverage.py): pymupdf
+    # 57/74 gold regions covered >= 95 % by its elements, yolo 56/74 (chunks: 56 vs 54 of 73)
+    layout_backend: Literal["pymupdf", "yolo"] = Field("pymupdf", description="Layout detector.")
+    yolo_confidence: float = Field(0.25, ge=0.0, le=1.0, description="YOLO detections below are dropped.")
+    dedup_strategy: Literal["area", "confidence"] = Field(
+        "area", description="Overlapping detections: keep by area (confidence: ablation only)."
     )
-    fusion_row_weight: float = 0.25  # vote for a leading table chunk whose best row holds the query's terms
-    fusion_row_depth: int = 30  # leading candidates checked for a matching table row
-    fusion_residual_weight: float = 1.0  # lexical route: BM25 run of the query minus the top document's names
-    fusion_residual_depth: int = 30  # residual ranks beyond this do not vote
-    fusion_residual_docs: int = 1  # residual run restricted to the documents of BM25's top this many chunks
-    fusion_lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
-    dense_nprobe: int = 32  # IVF lists probed per query (large indexes only)
-    # a chunk ranked within `hit_merge_depth` whose page already has a better hit, and whose score is
-    # at least `hit_companion_score` of that hit's (the ranking cannot tell them apart), joins that
-    # hit as a companion, up to `hit_page_members` chunks a hit (1: every chunk is its own hit)
-    hit_page_members: int = 3
-    hit_merge_depth: int = 15
-    hit_companion_score: float = 0.9
 
 
-def _from_env() -> Settings:
-    values: dict[str, object] = {}
-    for name, field in Settings.model_fields.items():
-        raw = os.environ.get(f"LAYOUTRAG_{name.upper()}")
-        if raw is not None:
-            values[name] = field.annotation(raw) if field.annotation in (int, float, str) else raw  # type: ignore[misc]
-    return Settings(**values)
+class LimitSettings(_Group):
+    """Limits for one document: bad input never stops a batch."""
+
+    max_file_mb: float = Field(200.0, gt=0, description="Larger files are refused.")
+    max_pages: int = Field(2000, ge=1, description="Documents with more pages are refused.")
+    max_page_side_pt: float = Field(
+        14400.0, gt=0, description="Longest page side (200 inches, the PDF spec's user-space limit)."
+    )
 
 
-settings = _from_env()
+class ChunkSettings(_Group):
+    chunk_max_chars: int = Field(1500, ge=1, description="A text run is cut before this many characters.")
+    chunk_max_gap_frac: float = Field(
+        0.18, gt=0, description="Members farther apart than this share of page height never join."
+    )
+    chunk_split_gap_frac: float = Field(
+        0.045, gt=0, description="A text run ends at a vertical gap larger than this share of the page."
+    )
+    chunk_member_boxes: Literal["slot", "element"] = Field(
+        "slot", description="Stored member boxes: their slot in the chunk's block, or the detector box."
+    )
+    crop_padding_px: int = Field(8, ge=0, description="Padding around evidence crops.")
+    llm_vision: bool = Field(True, description="The optional LLM pass sends the numbered page image.")
+    llm_image_max_side: int = Field(1024, ge=64, description="Long side (px) of the image sent to the VLM.")
+
+
+class IndexSettings(_Group):
+    bm25_k1: float = Field(1.5, ge=0, description="BM25 term-frequency saturation.")
+    bm25_b: float = Field(0.75, ge=0, le=1, description="BM25 length normalisation.")
+    embed_max_chars: int = Field(1500, ge=1, description="Passage text the embedder sees, in characters.")
+    embedder: str = Field("default", description="Embedder name (layoutrag.index.embedders).")
+    dense_nprobe: int = Field(32, ge=1, description="IVF lists probed per query (large indexes only).")
+
+
+class SearchSettings(_Group):
+    rrf_k: int = Field(60, ge=1, description="The k of reciprocal rank fusion.")
+    top_k: int = Field(15, ge=1, description="Hits returned by default.")
+    max_top_k: int = Field(100, ge=1, description="Largest top_k a caller may ask for.")
+    max_query_chars: int = Field(1000, ge=1, description="Longer queries are refused.")
+
+
+class FusionSettings(_Group):
+    """Weighted fusion (layoutrag.index.fusion); numbers in docs/EVALUATION.md."""
+
+    flat_prefix: ClassVar[str] = "fusion_"
+    flat_overrides: ClassVar[dict[str, str]] = {"strategy": "fusion"}
+
+    strategy: FusionStrategy = Field(FusionStrategy.weighted, description="How the lexical and dense runs are fused.")
+    dense_weight: float = Field(0.5, ge=0, description="The dense run's vote relative to BM25's.")
+    dense_depth: int = Field(20, ge=0, description="Dense ranks beyond this do not vote.")
+    doc_weight: float = Field(2.0, ge=0, description="Weight of the document-level BM25 run.")
+    doc_depth: int = Field(10, ge=0, description="Documents beyond this rank do not vote.")
+    type_prior: float = Field(0.5, ge=0, description="Vote for the block family the query asks for.")
+    page_weight: float = Field(1.0, ge=0, description="Weight of the page-level BM25 run.")
+    page_depth: int = Field(10, ge=0, description="Pages beyond this rank do not vote.")
+    page_on_lexical: bool = Field(True, description="The page run also votes on the lexical route.")
+    row_weight: float = Field(0.25, ge=0, description="Vote for a table whose best row holds the query.")
+    row_depth: int = Field(30, ge=0, description="Leading candidates checked for a matching row.")
+    residual_weight: float = Field(1.0, ge=0, description="Lexical route: query minus the document's names.")
+    residual_depth: int = Field(30, ge=0, description="Residual ranks beyond this do not vote.")
+    residual_docs: int = Field(1, ge=0, description="Residual run over the documents of BM25's top this many.")
+    lexical_type_prior: float = Field(0.25, ge=0, description="The block-family prior on the lexical route.")
+    named_dense_weight: float = Field(0.01, ge=0, description="Dense weight on the lexical route.")
+    lexical_gate: float = Field(
+        0.5, ge=0, le=1, description="Lexical route when BM25's top chunk holds this share of the query."
+    )
+
+
+class HitSettings(_Group):
+    """A chunk ranked within `merge_depth` whose page already has a better hit, and whose score is at
+    least `companion_score` of that hit's, joins it as a companion, up to `page_members` a hit."""
+
+    flat_prefix: ClassVar[str] = "hit_"
+
+    page_members: int = Field(3, ge=1, description="Chunks a hit (1: every chunk is its own hit).")
+    merge_depth: int = Field(15, ge=0, description="Ranks within which companions are looked for.")
+    companion_score: float = Field(0.9, ge=0, le=1, description="Companion's least share of the hit's score.")
+
+
+class LLMSettings(_Group):
+    """An OpenAI-compatible endpoint for the optional LLM/VLM pass and for answers (off when unset)."""
+
+    flat_prefix: ClassVar[str] = "llm_"
+
+    base_url: str | None = Field(None, description="Endpoint base URL; unset: the LLM features are off.")
+    model: str = Field("default", description="Model name sent to the endpoint.")
+    api_key: SecretStr = Field(SecretStr(""), description="Bearer key for the endpoint.")
+
+
+class ServeSettings(_Group):
+    flat_overrides: ClassVar[dict[str, str]] = {"api_key": "api_key"}
+
+    api_key: SecretStr | None = Field(None, description="When set, every /api/ request must carry it.")
+
+
+GROUPS: dict[str, type[_Group]] = {
+    "render": RenderSettings,
+    "layout": LayoutSettings,
+    "limits": LimitSettings,
+    "chunking": ChunkSettings,
+    "index": IndexSettings,
+    "search": SearchSettings,
+    "fusion": FusionSettings,
+    "hits": HitSettings,
+    "llm": LLMSettings,
+    "serve": ServeSettings,
+}
+
+
+def flat_names() -> dict[str, tuple[str, str]]:
+    """Flat name -> (group, field), for every leaf of the tree (`data` is the one top-level leaf)."""
+    out = {"data": ("", "data")}
+    for group, cls in GROUPS.items():
+        for field in cls.model_fields:
+            out[cls.flat_name(field)] = (group, field)
+    return out
+
+
+class _FlatEnvSource(PydanticBaseSettingsSource):
+    """`LAYOUTRAG_<FLAT NAME>` (or `LAYOUTRAG_<GROUP>__<FIELD>`) -> the leaf it names (strings;
+    pydantic parses and checks them). The flat name wins when both are set."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        import os
+
+        values: dict[str, Any] = {}
+        for flat, (group, field) in flat_names().items():
+            raw = os.environ.get(ENV_PREFIX + flat.upper())
+            if raw is None and group:
+                raw = os.environ.get(f"{ENV_PREFIX}{group.upper()}__{field.upper()}")
+            if raw is None:
+                continue
+            if group:
+                values.setdefault(group, {})[field] = raw
+            else:
+                values[field] = raw
+        return values
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", frozen=True)
+
+    data: Path = Field(Path("./layoutrag-data"), description="The data directory.")
+    render: RenderSettings = RenderSettings()
+    layout: LayoutSettings = LayoutSettings()
+    limits: LimitSettings = LimitSettings()
+    chunking: ChunkSettings = ChunkSettings()
+    index: IndexSettings = IndexSettings()
+    search: SearchSettings = SearchSettings()
+    fusion: FusionSettings = FusionSettings()
+    hits: HitSettings = HitSettings()
+    llm: LLMSettings = LLMSettings()
+    serve: ServeSettings = ServeSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # init kwargs win over the environment (pydantic-settings' own env source is not used: a
+        # flat name like LAYOUTRAG_FUSION would read as the whole `fusion` branch there)
+        return init_settings, _FlatEnvSource(settings_cls)
+
+    def updated(self, **flat: Any) -> Settings:
+        """A copy with leaves changed by flat name (`updated(dpi=100, fusion="rrf")`), validated."""
+        names = flat_names()
+        tree = self.model_dump()
+        for key, value in flat.items():
+            if key not in names:
+                raise ValueError(f"unknown setting {key!r}")
+            group, field = names[key]
+            if group:
+                tree[group][field] = value
+            else:
+                tree[field] = value
+        return type(self).model_validate(tree)
+
+    def flat(self) -> dict[str, Any]:
+        """Every leaf by its flat name (what a resumability key or a report records)."""
+        out: dict[str, Any] = {}
+        for name, (group, field) in flat_names().items():
+            out[name] = getattr(getattr(self, group), field) if group else getattr(self, field)
+        return out
+
+
+def describe_error(e: ValidationError) -> str:
+    """One line for a settings ValidationError: the variable, the value, what is valid."""
+    err = e.errors()[0]
+    loc = [str(x) for x in err.get("loc", ())]
+    by_path = {(g, f): n for n, (g, f) in flat_names().items()}
+    key = (loc[0], loc[1]) if len(loc) >= 2 else ("", loc[0] if loc else "?")
+    name = ENV_PREFIX + by_path.get(key, ".".join(loc)).upper()
+    value = err.get("input")
+    msg = err.get("msg", "invalid value").replace("Input should be", "should be")
+    more = f" (+{len(e.errors()) - 1} more)" if len(e.errors()) > 1 else ""
+    return f"{name}={value!r}: {msg}{more}"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Defaults < environment < `overrides` (nested dicts by group). A bad environment value is an
+    InputError whose one line names the variable and the valid values."""
+    from layoutrag.errors import InputError
+
+    try:
+        return Settings(**overrides)
+    except ValidationError as e:
+        raise InputError(f"bad setting: {describe_error(e)}") from None
 
 
 def default_data_dir() -> Path:
-    return Path(os.environ.get("LAYOUTRAG_DATA") or "./layoutrag-data")
+    """`LAYOUTRAG_DATA`, else ./layoutrag-data (read without validating the other settings)."""
+    import os
+
+    return Path(os.environ.get(ENV_PREFIX + "DATA") or "./layoutrag-data")

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 import httpx
 
+from layoutrag.config import LLMSettings
 from layoutrag.errors import BackendError
 
-__all__ = ["OpenAICompatible", "llm_from_env"]
+__all__ = ["OpenAICompatible", "llm_client", "llm_from_env"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,13 @@ class OpenAICompatible:
             return [d["embedding"] for d in items]
         except (KeyError, TypeError):
             raise BackendError("embeddings answer without data[].embedding") from None
+
+
+def llm_client(llm: LLMSettings) -> OpenAICompatible | None:
+    """The endpoint of the settings tree's `llm` branch, or None when its base URL is unset."""
+    if not llm.base_url:
+        return None
+    return OpenAICompatible(base_url=llm.base_url, model=llm.model, api_key=llm.api_key.get_secret_value())
 
 
 def llm_from_env(prefix: str = "LAYOUTRAG_LLM") -> OpenAICompatible | None:

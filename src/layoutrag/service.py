@@ -2,19 +2,25 @@
 
 idx = layoutrag.open("layoutrag-data")
 hits = idx.search("7M-26.000MAAJ-T ESR", top_k=15)      # list[EvidencePackage]
+idx.ingest(["datasheets/"], jobs=2)                     # writes: through the orchestrator (build.py)
+
+Reads (search, records, images) follow the live index generation: `refresh()` reloads when
+`ingest`/`index`/`import-chunks` (from this process or another) swapped in a new one; the HTTP and
+MCP fronts call it once per request. Writes (ingest, index, import) run the orchestrator and then
+refresh.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
-from layoutrag.config import Settings, default_data_dir
-from layoutrag.config import settings as default_settings
+from layoutrag.config import Settings, load_settings
 from layoutrag.errors import InputError, NotFoundError
-from layoutrag.records import Chunk, Document, DocumentCard, EvidencePackage, SearchFilters
+from layoutrag.records import Chunk, DocChunks, Document, DocumentCard, EvidencePackage, SearchFilters
 from layoutrag.storage import DataDir, check_id
 
 __all__ = ["LayoutRAG", "open_index", "validate_query"]
@@ -35,8 +41,10 @@ def validate_query(query: str, *, max_chars: int) -> str:
 
 class LayoutRAG:
     def __init__(self, data: str | os.PathLike[str] | None = None, *, settings: Settings | None = None):
-        self.data = DataDir(data if data is not None else default_data_dir())
-        self.settings = settings or default_settings
+        self.settings = settings or load_settings()
+        self.data = DataDir(data if data is not None else self.settings.data)
+        self._lock = threading.Lock()
+        self._generation: str | None = None
 
     # --- search -------------------------------------------------------------------------
     @cached_property
@@ -49,6 +57,66 @@ class LayoutRAG:
         self.__dict__.pop("_index", None)
         self.__dict__.pop("_chunk_map", None)
 
+    def generation(self) -> str:
+        """The name of the live index generation ("" when there is none)."""
+        try:
+            return (self.data.index / "CURRENT").read_text(encoding="utf-8").strip()
+        except OSError:
+            return ""
+
+    def refresh(self) -> bool:
+        """Reload when another generation went live since the last look; True when it did."""
+        gen = self.generation()
+        if gen == self._generation:
+            return False
+        with self._lock:
+            if gen == self._generation:
+                return False
+            self.reload()
+            self._generation = gen
+        return True
+
+    # --- writes (the orchestrator, layoutrag.build) ----------------------------------------
+    def ingest(
+        self,
+        paths: Sequence[str | os.PathLike[str]],
+        *,
+        layout: str | None = None,
+        jobs: int = 1,
+        progress: bool = False,
+        index: bool = True,
+    ):  # noqa: ANN201 - layoutrag.build.BuildResult
+        """Ingest, chunk and (unless `index=False`) index PDFs or folders of PDFs."""
+        from layoutrag.build import build
+
+        result = build(
+            [Path(p) for p in paths],
+            self.data.root,
+            settings=self.settings,
+            layout=layout,
+            jobs=jobs,
+            progress=progress,
+            index=index,
+        )
+        self.refresh()
+        return result
+
+    def index(self, *, progress: bool = False, require_documents: bool = True):  # noqa: ANN201 - IndexStats
+        """A new index generation from the stored chunks, swapped in atomically."""
+        from layoutrag.build import reindex
+
+        stats = reindex(self.data.root, settings=self.settings, progress=progress, require_documents=require_documents)
+        self.refresh()
+        return stats
+
+    def import_chunks(self, file: str | os.PathLike[str], *, progress: bool = False):  # noqa: ANN201 - BuildResult
+        """Chunk records made elsewhere (JSONL), then a new index generation."""
+        from layoutrag.build import import_chunks
+
+        result = import_chunks(Path(file), self.data.root, settings=self.settings, progress=progress)
+        self.refresh()
+        return result
+
     def search(
         self,
         query: str,
@@ -58,10 +126,10 @@ class LayoutRAG:
     ) -> list[EvidencePackage]:
         """Evidence packages, best first. Every front (CLI, HTTP API, MCP) searches through here, so
         a bad query, top_k or filter is refused with the same one-line InputError everywhere."""
-        q = validate_query(query, max_chars=self.settings.max_query_chars)
-        k = self.settings.top_k if top_k is None else int(top_k)
-        if not 1 <= k <= self.settings.max_top_k:
-            raise InputError(f"top_k must be between 1 and {self.settings.max_top_k}")
+        q = validate_query(query, max_chars=self.settings.search.max_query_chars)
+        k = self.settings.search.top_k if top_k is None else int(top_k)
+        if not 1 <= k <= self.settings.search.max_top_k:
+            raise InputError(f"top_k must be between 1 and {self.settings.search.max_top_k}")
         f = SearchFilters.model_validate(filters) if isinstance(filters, dict) else filters
         if f is not None and f.block_type is not None:
             from layoutrag.index.query import check_block_type
@@ -118,6 +186,17 @@ class LayoutRAG:
                 return c.doc_id
         raise NotFoundError(f"unknown document: {doc[:80]}")
 
+    def document_chunks(self, doc_id: str) -> list[Chunk]:
+        """Every chunk of a document, page headers/footers (not indexed) included when stored."""
+        self.card(doc_id)  # validates the id and that the index knows it
+        path = self.data.chunks_json(doc_id)
+        if path.exists():
+            try:
+                return DocChunks.model_validate_json(path.read_text(encoding="utf-8")).chunks
+            except ValueError:
+                pass  # unreadable chunks.json: the index's chunks
+        return self.chunks(doc_id)
+
     def document(self, doc_id: str) -> Document:
         path = self.data.document_json(doc_id)
         if not path.exists():
@@ -143,9 +222,9 @@ class LayoutRAG:
 
     def page_image(self, doc_id: str, page: int, *, dpi: int | None = None) -> Path:
         """PNG of one page (cached in the data dir; re-rendered on demand)."""
-        from layoutrag.ingest.render import render_page_png
+        from layoutrag.pdf import render_page_png
 
-        dpi = dpi or self.settings.dpi
+        dpi = dpi or self.settings.render.dpi
         pdf = self.pdf_path(doc_id)
         out = self.data.page_png(doc_id, page, dpi)
         if not out.exists():

@@ -26,13 +26,12 @@ import logging
 import re
 from typing import Protocol
 
-import pymupdf
 from PIL import Image, ImageDraw, ImageFont
 
-from layoutrag.chunking.evidence import source_pdf_path
 from layoutrag.chunking.group import BAND_LABELS, Group, block_type_of, enforce_gap_limit
 from layoutrag.config import Settings
 from layoutrag.errors import BackendError
+from layoutrag.pdf import open_document, render_page_image, source_pdf_path
 from layoutrag.records import Document, Element, Page, TableRow
 from layoutrag.storage import DataDir
 
@@ -108,11 +107,8 @@ def page_image(
         if pdf is None:
             return None
         try:
-            with pymupdf.open(pdf) as d:
-                pix = d[page.page - 1].get_pixmap(
-                    matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False
-                )
-                img = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+            with open_document(pdf) as d:
+                img = render_page_image(d[page.page - 1], scale=scale)
         except Exception:  # a broken or missing page: the text-only prompt still works
             return None
     return img if img.size == size else img.resize(size, Image.Resampling.LANCZOS)
@@ -216,7 +212,7 @@ def enrich_groups(
     doc: Document, groups: list[Group], llm: ChatModel, settings: Settings, *, data: DataDir | None = None
 ) -> list[Group]:
     """Regroup and describe page by page; groups spanning pages (continued tables) are kept."""
-    vision = settings.llm_vision
+    vision = settings.chunking.llm_vision
     kept = [g for g in groups if len(g.pages) > 1]
     in_kept = {m.element_id for g in kept for m in g.members}
     table_rows = _rows_by_table(groups)
@@ -233,7 +229,7 @@ def enrich_groups(
         prompt = page_prompt(elements, content)
         url = None
         if vision:
-            img = page_image(doc, page, settings.llm_image_max_side, data=data, dpi=settings.dpi)
+            img = page_image(doc, page, settings.chunking.llm_image_max_side, data=data, dpi=settings.render.dpi)
             url = image_data_url(numbered_page_image(img, page, elements)) if img is not None else None
         try:
             parsed = parse_groups(llm.chat(page_messages(prompt, url), max_tokens=2048), len(elements))
@@ -261,6 +257,6 @@ def enrich_groups(
                     g.rows.extend(rows)
                     g.header = g.header or header
             g.sort_members()
-            out.extend(enforce_gap_limit(g, settings.chunk_max_gap_frac * page.height_pt))
+            out.extend(enforce_gap_limit(g, settings.chunking.chunk_max_gap_frac * page.height_pt))
         # elements the model left out are caught by the caller's no-loss guard
     return out

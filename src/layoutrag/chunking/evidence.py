@@ -17,6 +17,7 @@ import pymupdf
 from PIL import Image, ImageDraw
 
 from layoutrag.geometry import pt_to_px, union_box
+from layoutrag.pdf import open_document, render_page_image, source_pdf_path
 from layoutrag.records import Chunk, Document
 from layoutrag.storage import DataDir
 
@@ -38,15 +39,6 @@ def crop_box_px(
         min(w, int(x1 + 0.999) + pad_px),
         min(h, int(y1 + 0.999) + pad_px),
     )
-
-
-def source_pdf_path(doc: Document, data: DataDir | None) -> Path | None:
-    """The document's PDF: the copy in the data dir, else the path it was ingested from; None when
-    neither is there (imported chunks, a moved file)."""
-    if data is not None and data.source_pdf(doc.doc_id).is_file():
-        return data.source_pdf(doc.doc_id)
-    q = Path(doc.source_pdf) if doc.source_pdf else None
-    return q if q is not None and q.is_file() else None
 
 
 class PageImages:
@@ -86,7 +78,7 @@ class PageImages:
             if self._open_failed or self._pdf is None:
                 raise RuntimeError(f"cannot open {self._pdf}")
             try:
-                self._open = pymupdf.open(self._pdf)
+                self._open = open_document(self._pdf)
             except Exception:
                 self._open_failed = True
                 raise
@@ -101,7 +93,7 @@ class PageImages:
         img: Image.Image | None = None
         if not out.exists():
             try:
-                from layoutrag.ingest.render import write_page_png
+                from layoutrag.pdf import write_page_png
 
                 write_page_png(self._document(), page, self.dpi, out)
             except Exception:  # helper's renderer absent or failing: render here, in memory
@@ -117,8 +109,7 @@ class PageImages:
 
     def _render(self, page: int) -> Image.Image | None:
         try:
-            pix = self._document()[page - 1].get_pixmap(dpi=self.dpi, alpha=False)
-            return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+            return render_page_image(self._document()[page - 1], dpi=self.dpi)
         except Exception:
             return None
 

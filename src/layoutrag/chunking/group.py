@@ -237,7 +237,7 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     for g in groups:
         g.sort_members()
         g.block_type = block_type_keeping_band(g.block_type, g.members)
-    groups = [sub for g in groups for sub in enforce_gap_limit(g, settings.chunk_max_gap_frac * h)]
+    groups = [sub for g in groups for sub in enforce_gap_limit(g, settings.chunking.chunk_max_gap_frac * h)]
     groups.sort(key=lambda g: (g.first.order, g.first.bbox_pdf[1]))
     return groups
 
@@ -550,13 +550,13 @@ def _text_runs(els: list[Element], taken: set[str], page_h: float, settings: Set
     Elements are visited in reading order; each joins the open run whose last member sits directly
     above it (same column, small gap, nothing in between) or beside it on the same line, else
     opens a run. Headings always open a run (a heading right under another one joins it)."""
-    split_gap = settings.chunk_split_gap_frac * page_h
+    split_gap = settings.chunking.chunk_split_gap_frac * page_h
     flow = [e for e in els if e.element_id not in taken]
     runs: list[list[Element]] = []
     for e in flow:
         best: tuple[float, list[Element]] | None = None
         for run in runs:
-            d = _join_distance(run, e, els, split_gap, settings.chunk_max_chars)
+            d = _join_distance(run, e, els, split_gap, settings.chunking.chunk_max_chars)
             if d is not None and (best is None or d < best[0]):
                 best = (d, run)
         if best is None:
@@ -564,7 +564,7 @@ def _text_runs(els: list[Element], taken: set[str], page_h: float, settings: Set
         else:
             best[1].append(e)
         taken.add(e.element_id)
-    _join_column_wraps(runs, els, settings.chunk_max_chars)
+    _join_column_wraps(runs, els, settings.chunking.chunk_max_chars)
     return [Group(members=r, block_type="text") for r in runs if r]
 
 

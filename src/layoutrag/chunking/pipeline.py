@@ -19,14 +19,15 @@ import pymupdf
 
 from layoutrag.chunking.card import build_card
 from layoutrag.chunking.describe import describe_group, keywords_for
-from layoutrag.chunking.evidence import source_pdf_path, write_evidence
+from layoutrag.chunking.evidence import write_evidence
 from layoutrag.chunking.figures import split_multi_figure_pictures
 from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_page
-from layoutrag.chunking.tables import PdfPage, join_continued_tables, ruled_boxes, table_rows
+from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_rows
 from layoutrag.chunking.tiling import fit_to_words, tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
+from layoutrag.pdf import PdfPage, open_document, source_pdf_path
 from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Page, Region
 from layoutrag.storage import DataDir, atomic_write_json
 
@@ -40,8 +41,8 @@ log = logging.getLogger(__name__)
 def chunks_key(doc: Document, settings: Settings, extra: str = "") -> str:
     h = hashlib.sha256(doc.model_dump_json().encode("utf-8"))
     shape = (
-        f"{settings.chunk_max_chars}/{settings.chunk_max_gap_frac}/{settings.chunk_split_gap_frac}/"
-        f"{settings.dpi}/{settings.crop_padding_px}/{settings.chunk_member_boxes}"
+        f"{settings.chunking.chunk_max_chars}/{settings.chunking.chunk_max_gap_frac}/{settings.chunking.chunk_split_gap_frac}/"
+        f"{settings.render.dpi}/{settings.chunking.crop_padding_px}/{settings.chunking.chunk_member_boxes}"
     )
     h.update(shape.encode())
     return f"{h.hexdigest()[:32]}+{CHUNK_STAGE_VERSION}{('+' + extra) if extra else ''}"
@@ -97,7 +98,7 @@ def build_doc_chunks(
     pdf: pymupdf.Document | None = None
     if pdf_path is not None:
         try:
-            pdf = pymupdf.open(pdf_path)
+            pdf = open_document(pdf_path)
         except Exception:
             pdf = None
     try:
@@ -147,7 +148,7 @@ def _to_chunks(
         )
         sec = sections.get(anchor.element_id) or SectionInfo("", "")
         page = pages.get(first.page)
-        boxes = _member_boxes(g, settings.chunk_member_boxes, fitted)
+        boxes = _member_boxes(g, settings.chunking.chunk_member_boxes, fitted)
         chunks.append(
             Chunk(
                 chunk_id=f"{doc.doc_id}_p{first.page}_b{nn:02d}",
@@ -221,11 +222,11 @@ def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
     """Chunk one document into ``docs/{doc_id}/chunks.json`` (+ evidence images); returns the count.
 
     Skips the work when the stored chunks were built from this very document record."""
-    from layoutrag.llm import llm_from_env
+    from layoutrag.llm import llm_client
 
-    llm = llm_from_env("LAYOUTRAG_LLM")
+    llm = llm_client(settings.llm)
     # the LLM pass's model and whether it saw the page image are part of what the chunks depend on
-    extra = f"llm:{llm.model}:{'vision' if settings.llm_vision else 'text'}" if llm is not None else ""
+    extra = f"llm:{llm.model}:{'vision' if settings.chunking.llm_vision else 'text'}" if llm is not None else ""
     key = chunks_key(doc, settings, extra=extra)
     path = data.chunks_json(doc.doc_id)
     if path.exists():
@@ -240,9 +241,9 @@ def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
         doc_chunks.chunks,
         doc,
         data,
-        settings.dpi,
-        settings.crop_padding_px,
-        block_per_page=settings.chunk_member_boxes == "slot",
+        settings.render.dpi,
+        settings.chunking.crop_padding_px,
+        block_per_page=settings.chunking.chunk_member_boxes == "slot",
     )
     _clean_stale_images(data, doc.doc_id, doc_chunks.chunks)
     atomic_write_json(path, doc_chunks)

@@ -24,10 +24,10 @@ import pymupdf
 
 from layoutrag.chunking.group import Group, x_overlap_frac
 from layoutrag.geometry import contains_frac, union_box
+from layoutrag.pdf import PdfPage
 from layoutrag.records import BBox, Element, Page, TableRow, Word
 
 __all__ = [
-    "PdfPage",
     "join_continued_tables",
     "ruled_boxes",
     "rows_from_pymupdf",
@@ -38,37 +38,6 @@ __all__ = [
 _MIN_COL_GAP_PT = 7.0  # an x-gap this wide through every line separates two columns
 _CONTINUED_RE = re.compile(r"continu|cont'd|\(cont\.?\)|续", re.IGNORECASE)
 _CAPTION_NUM_RE = re.compile(r"^\s*(?:table|tab\.|表)\s*([\dA-Z][\w.\-]*)", re.IGNORECASE)
-
-
-# --------------------------------------------------------------------------- the source page
-class PdfPage:
-    """One page of the document's PDF and its vector drawings, each read at most once."""
-
-    def __init__(self, page: pymupdf.Page) -> None:
-        self.page = page
-        self._drawings: list[dict] | None = None
-        self._read = False
-
-    @classmethod
-    def load(cls, pdf: pymupdf.Document | None, page_no: int) -> PdfPage | None:
-        """1-based page `page_no` of `pdf`; None without a PDF, out of range or unreadable."""
-        if pdf is None or not 1 <= page_no <= pdf.page_count:
-            return None
-        try:
-            return cls(pdf[page_no - 1])
-        except Exception:
-            return None
-
-    def drawings(self) -> list[dict] | None:
-        """``page.get_drawings()``, read on first use; None when the drawing commands cannot be
-        read. Callers only read the paths (never edit them): they are shared."""
-        if not self._read:
-            self._read = True
-            try:
-                self._drawings = self.page.get_drawings()
-            except Exception:
-                self._drawings = None
-        return self._drawings
 
 
 # --------------------------------------------------------------------------- rows of one table

@@ -111,7 +111,7 @@ def build_unit_index(
     from layoutrag.index.embedders import EmbeddingCache, get_embedder
     from layoutrag.index.hybrid import HybridIndex
 
-    emb = embedder if embedder is not None else get_embedder(settings.embedder)
+    emb = embedder if embedder is not None else get_embedder(settings.index.embedder)
     cache = EmbeddingCache(data.cache, emb.model_id) if dense else None  # type: ignore[attr-defined]
     return HybridIndex.build(
         chunks, cards, embedder=emb, tokenizer=tokenizer, settings=settings, cache=cache, dense=dense

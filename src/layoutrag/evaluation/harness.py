@@ -1,7 +1,9 @@
-"""The evaluation harness: load gold queries, run systems, score them, print or report.
+"""The evaluation harness: load gold queries, run a system, score it.
 
     results = evaluate(queries, search, doc_ids=..., answer_boxes=...)   # pure-ish: no files
-    run_eval_cli(Path("q.jsonl"), Path("data"), as_json=False, report=None, compare=True, ...)
+
+The `layoutrag eval` command that composes it with the systems and the report is
+:mod:`layoutrag.evaluation.run`.
 
 A *system* is a name and a search function ``(query, top_k) -> list[Chunk-like]``. `--compare` runs,
 in one go and scored by the same code: layoutrag fused / BM25-only / dense-only / plain RRF, the
@@ -11,7 +13,6 @@ dirs, ingested when missing and reused when current), fixed 512-token windows an
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import time
@@ -19,9 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from layoutrag.config import Settings
-from layoutrag.config import settings as default_settings
-from layoutrag.errors import InputError, LayoutragError
+from layoutrag.errors import InputError
 from layoutrag.evaluation.metrics import (
     ChunkQueryResult,
     Hit,
@@ -32,7 +31,6 @@ from layoutrag.evaluation.metrics import (
     score_region_query,
 )
 from layoutrag.records import BBox, Chunk, EvidencePackage
-from layoutrag.storage import DataDir
 
 __all__ = [
     "ChunkQuery",
@@ -41,7 +39,6 @@ __all__ = [
     "evaluate",
     "load_queries",
     "locate_answers",
-    "run_eval_cli",
     "to_hit",
 ]
 
@@ -157,9 +154,8 @@ def locate_answers(
     `answer_bbox` in the gold wins; else occurrences of the answer on the gold page with at least
     half their box inside the region. Queries whose answer cannot be located get no entry (they
     are left out of answer-hit)."""
-    import pymupdf
-
     from layoutrag.geometry import contains_frac
+    from layoutrag.pdf import open_document
 
     out: dict[str, list[BBox]] = {}
     by_doc: dict[str, list[RegionQuery]] = {}
@@ -173,7 +169,7 @@ def locate_answers(
         if path is None or not path.exists():
             continue
         try:
-            pdf = pymupdf.open(path)
+            pdf = open_document(path)
         except Exception:  # noqa: BLE001 - an unreadable PDF only leaves its answers unlocated
             continue
         with pdf:
@@ -291,110 +287,3 @@ def evaluate(
     if res.chunk:
         res.metrics["chunk"] = chunk_metrics(res.chunk)
     return res
-
-
-# --------------------------------------------------------------------------- the CLI entry
-def run_eval_cli(
-    queries: Path,
-    data_root: Path,
-    *,
-    as_json: bool,
-    report: Path | None,
-    compare: bool,
-    pdfs: Path | None,
-    console,  # rich.console.Console
-    settings: Settings | None = None,
-) -> list[SystemResult]:
-    """`layoutrag eval`: score the live index (and with `compare`, the baselines and ablations)."""
-    from layoutrag.evaluation.systems import EvalContext, compare_systems, main_systems
-
-    s = settings or default_settings
-    qs = load_queries(queries)
-    ctx = EvalContext.open(DataDir(data_root), settings=s, pdfs=pdfs, console=None if as_json else console)
-    region_qs = [q for q in qs if isinstance(q, RegionQuery)]
-    answers = locate_answers(region_qs, ctx.pdf_for_doc) if region_qs else {}
-    unresolved = sorted(
-        {q.doc for q in region_qs if q.doc not in ctx.doc_ids and q.doc not in ctx.index.cards}
-    )
-    systems = main_systems(ctx)
-    if compare:
-        systems += compare_systems(ctx, need_documents=bool(region_qs))
-    results: list[SystemResult] = []
-    for sys_ in systems:
-        if not as_json:
-            console.print(f"[dim]evaluating {sys_.name} …[/dim]")
-        try:
-            search = sys_.make()
-            r = evaluate(
-                qs,
-                search,
-                doc_ids=ctx.doc_ids,
-                answer_boxes=answers,
-                name=sys_.name,
-                file_names=ctx.file_names,
-            )
-            r.n_units = sys_.n_units()
-        except LayoutragError as e:
-            r = SystemResult(name=sys_.name, error=str(e).splitlines()[0] if str(e) else type(e).__name__)
-        r.note = sys_.note
-        results.append(r)
-    meta = {
-        "queries": str(queries),
-        "n_queries": len(qs),
-        "data": str(data_root),
-        "unresolved_docs": unresolved,
-        "answers_located": len(answers),
-        **ctx.describe(),
-    }
-    if report is not None:
-        from layoutrag.evaluation.report import write_report
-
-        path = write_report(Path(report), results, meta=meta)
-        if not as_json:
-            console.print(f"wrote {path}")
-    if as_json:
-        payload = {
-            "meta": meta,
-            "systems": {r.name: (r.metrics if not r.error else {"error": r.error}) for r in results},
-        }
-        from layoutrag.evaluation.report import metrics_json
-
-        print(metrics_json(payload, indent=2))
-    else:
-        print_summary(results, console=console, meta=meta)
-    return results
-
-
-def print_summary(results: Sequence[SystemResult], *, console, meta: dict) -> None:
-    from rich.table import Table
-
-    from layoutrag.evaluation.report import CHUNK_COLUMNS, CONSOLE_REGION_COLUMNS, fmt
-
-    for kind, cols in (("region", CONSOLE_REGION_COLUMNS), ("chunk", CHUNK_COLUMNS)):
-        rows = [r for r in results if kind in r.metrics or r.error]
-        if not any(kind in r.metrics for r in rows):
-            continue
-        t = Table(title=f"{kind} gold · {meta['n_queries']} queries", show_lines=False)
-        t.add_column("system", overflow="fold", min_width=18)
-        for _, label in cols:
-            t.add_column(label, justify="right")
-        for r in rows:
-            if r.error:
-                t.add_row(r.name, f"[red]{r.error}[/red]", *[""] * (len(cols) - 1))
-                continue
-            m = r.metrics[kind]
-            t.add_row(r.name, *[fmt(m.get(key)) for key, _ in cols])
-        console.print(t)
-    if meta.get("unresolved_docs"):
-        console.print(
-            f"[yellow]{len(meta['unresolved_docs'])} gold documents not in the index[/yellow]: "
-            + ", ".join(meta["unresolved_docs"][:5])
-        )
-
-
-def copy_index_with(index, **attrs):  # noqa: ANN001, ANN201 - HybridIndex in, HybridIndex out
-    """A shallow copy of a loaded index with some attributes replaced (fusion, switches)."""
-    new = copy.copy(index)
-    for k, v in attrs.items():
-        setattr(new, k, v)
-    return new

@@ -2,12 +2,13 @@
 that need another ingest (de-duplication by confidence, the other layout backend).
 
 Variants live in sibling data dirs, ``{data}.dedup-confidence`` and ``{data}.layout-{backend}``,
-ingested from ``--pdfs`` (or the PDFs stored in the data dir) with `ingest_paths`, which skips
+ingested from ``--pdfs`` (or the PDFs stored in the data dir) with `layoutrag.build.ingest_and_chunk`, which skips
 documents whose artifacts are current — so a second run reuses them. They are indexed in memory.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -111,7 +112,7 @@ class EvalContext:
     def main_backend(self) -> str:
         for doc in iter_documents(self.data, list(self.data.doc_ids())[:1]):
             return doc.layout_backend
-        return self.settings.layout_backend
+        return self.settings.layout.layout_backend
 
     @cached_property
     def _unit_indexes(self) -> dict:
@@ -187,10 +188,7 @@ def _rebuilt(ctx: EvalContext, *, tokenizer: str) -> SystemSpec:
 
 def _plain_rrf(ctx: EvalContext) -> SystemSpec:
     def build() -> tuple[SearchFn, int]:
-        from layoutrag.evaluation.harness import copy_index_with
-        from layoutrag.index.hybrid import fusion_from_settings
-
-        fusion = fusion_from_settings(ctx.settings.model_copy(update={"fusion": "rrf"}))
+        fusion = ctx.settings.updated(fusion="rrf").fusion
         idx = copy_index_with(ctx.index, fusion=fusion)
         return _searcher(idx), len(idx.chunks)
 
@@ -207,8 +205,8 @@ def _units(ctx: EvalContext, kind: str, mode: str) -> Callable[[], tuple[SearchF
 
 def _variant(ctx: EvalContext, *, suffix: str, layout: str, dedup: str, name: str, note: str) -> SystemSpec:
     def build() -> tuple[SearchFn, int]:
+        from layoutrag.build import ingest_and_chunk
         from layoutrag.chunking.pipeline import load_doc_chunks
-        from layoutrag.ingest.pipeline import ingest_paths
 
         root = variant_root(ctx.data, suffix)
         pdfs = ctx.source_pdfs()
@@ -217,10 +215,8 @@ def _variant(ctx: EvalContext, *, suffix: str, layout: str, dedup: str, name: st
         ctx.say(
             f"ingesting {len(pdfs)} PDFs into {root} (layout={layout}, dedup={dedup}; current documents are skipped) …"
         )
-        s = ctx.settings.model_copy(update={"dedup_strategy": dedup, "layout_backend": layout})
-        results = ingest_paths(
-            pdfs, root, layout=layout, jobs=1, progress=ctx.console is not None, settings=s
-        )
+        s = ctx.settings.updated(dedup_strategy=dedup, layout_backend=layout)
+        results = ingest_and_chunk(pdfs, root, layout=layout, jobs=1, progress=ctx.console is not None, settings=s)
         failed = [r for r in results if r.status == "failed"]
         if failed:
             ctx.say(f"{len(failed)} documents failed in {root.name}: {failed[0].error}")
@@ -281,9 +277,17 @@ def compare_systems(ctx: EvalContext, *, need_documents: bool) -> list[SystemSpe
                     ctx,
                     suffix=f"layout-{other}",
                     layout=other,
-                    dedup=ctx.settings.dedup_strategy,
+                    dedup=ctx.settings.layout.dedup_strategy,
                     name=f"layoutrag, layout {other}",
                     note=f"main index uses {main}",
                 )
             )
     return out
+
+
+def copy_index_with(index, **attrs):  # noqa: ANN001, ANN201 - HybridIndex in, HybridIndex out
+    """A shallow copy of a loaded index with some attributes replaced (fusion, switches)."""
+    new = copy.copy(index)
+    for k, v in attrs.items():
+        setattr(new, k, v)
+    return new

@@ -18,18 +18,18 @@
   that document's chunks - votes at weight 1, and the block-family prior at 0.25;
 - on both routes, a table chunk among the leading 30 whose best row holds the query's words (idf
   share, the document's card words left out) gets up to 0.25 votes, unless a drawing is asked for.
-The constants come from benchmarks/search_quality.py (numbers in the README).
+The constants are `FusionSettings` in config.py (numbers in docs/EVALUATION.md).
 Ties are broken by (-score, id), as pyserini does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import TypeVar
 
-__all__ = ["FusionConfig", "FusionStrategy", "fuse", "rrf_fuse"]
+from layoutrag.config import FusionSettings, FusionStrategy
+
+__all__ = ["FusionSettings", "FusionStrategy", "fuse", "rrf_fuse"]
 
 T = TypeVar("T", bound=Hashable)
 
@@ -53,45 +53,8 @@ def rrf_fuse(
     return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))  # type: ignore[operator]
 
 
-class FusionStrategy(StrEnum):
-    rrf = "rrf"  # plain RRF, the contract baseline
-    weighted = "weighted"  # lexical weight 1, dense weight `dense_weight`, dense depth-limited
-
-
-@dataclass(frozen=True)
-class FusionConfig:
-    """Weighted fusion constants (defaults mirrored in Settings; numbers in search_quality.py)."""
-
-    strategy: FusionStrategy = FusionStrategy.weighted
-    dense_weight: float = 0.5  # the dense run's vote relative to BM25's
-    dense_depth: int = 20  # dense ranks beyond this do not vote
-    doc_weight: float = 2.0  # a third run: documents ranked by BM25 over all their text
-    doc_depth: int = 10  # documents beyond this rank do not vote
-    type_prior: float = 0.5  # vote for chunks of the block family the query asks for
-    page_weight: float = 1.0  # a fourth run: pages ranked by BM25 over all their chunks' text
-    page_depth: int = 10  # pages beyond this rank do not vote
-    page_on_lexical: bool = True  # the page run votes on the lexical route too
-    row_weight: float = 0.25  # vote for a leading table chunk whose best row holds the query's terms
-    row_depth: int = 30  # only the leading candidates are checked for a matching row
-    residual_weight: float = 1.0  # lexical route: BM25 of the query minus the top document's names
-    residual_depth: int = 30  # residual ranks beyond this do not vote
-    residual_docs: int = 1  # the residual run ranks chunks of the documents of BM25's top this many
-    lexical_type_prior: float = 0.25  # the block-family prior on the lexical route
-    named_dense_weight: float = 0.01  # dense weight on the lexical route: it only breaks ties
-    lexical_gate: float = 0.5  # lexical route when BM25's top chunk holds this share of the query's idf
-
-    @classmethod
-    def parse(cls, strategy: str, **kw: float | bool) -> FusionConfig:
-        try:
-            s = FusionStrategy(strategy)
-        except ValueError:
-            valid = ", ".join(x.value for x in FusionStrategy)
-            raise ValueError(f"unknown fusion {strategy!r}; valid: {valid}") from None
-        return cls(strategy=s, **kw)  # type: ignore[arg-type]
-
-
 def fuse(
-    bm25_run: Sequence[T], dense_run: Sequence[T], *, k: int, config: FusionConfig, named: bool = False
+    bm25_run: Sequence[T], dense_run: Sequence[T], *, k: int, config: FusionSettings, named: bool = False
 ) -> list[tuple[T, float]]:
     """Fuse the two runs of the hybrid index according to `config`. `named`: the query names a
     document's part number or series, so the lexical run is trusted and the dense run only nudges."""

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from layoutrag.config import Settings
-from layoutrag.config import settings as default_settings
+from layoutrag.config import FusionSettings, FusionStrategy, Settings, load_settings
 from layoutrag.errors import InputError
 from layoutrag.index.bm25 import (
     BM25Index,
@@ -28,7 +27,7 @@ from layoutrag.index.bm25 import (
 )
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
-from layoutrag.index.fusion import FusionConfig, FusionStrategy, fuse
+from layoutrag.index.fusion import fuse
 from layoutrag.index.glossary import expand_query, load_glossary
 from layoutrag.index.query import (
     CardMatcher,
@@ -49,7 +48,6 @@ __all__ = [
     "bm25_text",
     "card_text",
     "embed_text",
-    "fusion_from_settings",
 ]
 
 MODES = ("fused", "bm25", "dense")
@@ -125,13 +123,13 @@ class HybridIndex:
         embedder: Embedder | None,
         tokenizer: Tokenizer,
         settings: Settings,
-        fusion: FusionConfig | None = None,
+        fusion: FusionSettings | None = None,
     ) -> None:
         self.chunks = chunks
         self.cards = dict(cards)
         self.table = table
-        self.bm25 = BM25Index(counts, k1=settings.bm25_k1, b=settings.bm25_b)
-        self.doc_bm25 = BM25Index(doc_term_counts(counts, table), k1=settings.bm25_k1, b=settings.bm25_b)
+        self.bm25 = BM25Index(counts, k1=settings.index.bm25_k1, b=settings.index.bm25_b)
+        self.doc_bm25 = BM25Index(doc_term_counts(counts, table), k1=settings.index.bm25_k1, b=settings.index.bm25_b)
         order = np.argsort(table.doc_index, kind="stable")
         self._doc_chunks = np.split(
             order, np.cumsum(np.bincount(table.doc_index, minlength=len(table.doc_ids)))[:-1]
@@ -141,7 +139,7 @@ class HybridIndex:
         _, self._page_of = np.unique(page_key, return_inverse=True)
         n_pages = int(self._page_of.max(initial=-1)) + 1
         self.page_bm25 = BM25Index(
-            group_term_counts(counts, self._page_of, n_pages), k1=settings.bm25_k1, b=settings.bm25_b
+            group_term_counts(counts, self._page_of, n_pages), k1=settings.index.bm25_k1, b=settings.index.bm25_b
         )
         order = np.argsort(self._page_of, kind="stable")
         self._page_chunks = np.split(order, np.cumsum(np.bincount(self._page_of, minlength=n_pages))[:-1])
@@ -150,7 +148,7 @@ class HybridIndex:
         self.embedder = embedder
         self.tokenizer = tokenizer
         self.settings = settings
-        self.fusion = fusion or fusion_from_settings(settings)
+        self.fusion = fusion or settings.fusion
         self.matcher = CardMatcher(self.cards)
         self._card_tokens: dict[tuple[int, str], set[str]] = {}  # (tokenizer, doc id) -> card tokens
         self.doc_boost = True  # ablation switches (benchmarks/search_quality.py)
@@ -172,7 +170,7 @@ class HybridIndex:
     ) -> HybridIndex:
         """An index in memory. `embedder` None -> the configured default; `dense=False` -> BM25 only;
         `vectors` supplies passage vectors already made (one row per chunk)."""
-        s = settings or default_settings
+        s = settings or load_settings()
         chunks = [c for c in chunks if c.indexed]
         card_map = dict(cards) if isinstance(cards, Mapping) else {c.doc_id: c for c in cards}
         tok = get_tokenizer(tokenizer)
@@ -180,12 +178,12 @@ class HybridIndex:
         emb: Embedder | None = None
         dense_index: DenseIndex | None = None
         if dense:
-            emb = get_embedder(embedder or s.embedder) if not _is_embedder(embedder) else embedder  # type: ignore[arg-type]
+            emb = get_embedder(embedder or s.index.embedder) if not _is_embedder(embedder) else embedder  # type: ignore[arg-type]
             if vectors is None:
-                texts = [embed_text(c, s.embed_max_chars) for c in chunks]
+                texts = [embed_text(c, s.index.embed_max_chars) for c in chunks]
                 vectors, _ = embed_with_cache(emb, texts, cache)
             dense_index = DenseIndex.build(vectors)
-            dense_index.nprobe = s.dense_nprobe
+            dense_index.nprobe = s.index.dense_nprobe
         return cls(
             chunks,
             card_map,
@@ -209,10 +207,10 @@ class HybridIndex:
         """Evidence packages, best first. An empty or unsearchable query gives an empty list."""
         if mode not in MODES:
             raise InputError(f"unknown search mode {mode!r}; valid: {', '.join(MODES)}")
-        k = self.settings.top_k if top_k is None else int(top_k)
+        k = self.settings.search.top_k if top_k is None else int(top_k)
         if k < 1:
             raise InputError("top_k must be at least 1")
-        query = normalize_query(query, max_chars=self.settings.max_query_chars)
+        query = normalize_query(query, max_chars=self.settings.search.max_query_chars)
         if not is_searchable(query) or not self.table.chunk_ids:
             return []  # nothing searchable (empty, only punctuation or symbols)
         mask = filter_mask(
@@ -268,9 +266,9 @@ class HybridIndex:
         `hit_companion_score` of the lead's. Blocks of one page that the ranking cannot separate
         (the list naming the part, the table holding the value) are one hit a reader checks on one
         page, not several hits that push other pages out of the top k."""
-        members = max(1, self.settings.hit_page_members)
-        depth = self.settings.hit_merge_depth if members > 1 else 0
-        share = self.settings.hit_companion_score
+        members = max(1, self.settings.hits.page_members)
+        depth = self.settings.hits.merge_depth if members > 1 else 0
+        share = self.settings.hits.companion_score
         hits: list[list[tuple[int, float]]] = []
         lead_of: dict[tuple[int, int], int] = {}
         for rank, (i, score) in enumerate(ranked):
@@ -314,7 +312,7 @@ class HybridIndex:
         """`lex`: the query's lexical term weights (`_lexical_query`), shared by every BM25 run."""
         ids = self.table.chunk_ids
         cfg = self.fusion
-        k = self.settings.rrf_k
+        k = self.settings.search.rrf_k
         named = self.matcher.match(query) if self.doc_boost else {}
         lexical = bool(named) or self._names_rare_code(query)
         if not lexical and len(b_idx) and cfg.strategy is FusionStrategy.weighted:
@@ -401,7 +399,7 @@ class HybridIndex:
         if not len(g_idx):
             return
         for rank, g in enumerate(top_k(g_score, depth), start=1):
-            vote = weight / (self.settings.rrf_k + rank)
+            vote = weight / (self.settings.search.rrf_k + rank)
             chunks = members[int(g_idx[g])]
             if mask is not None:
                 chunks = chunks[mask[chunks]]
@@ -446,7 +444,7 @@ class HybridIndex:
         r_idx, r_score = r_idx[keep], r_score[keep]
         for rank, j in enumerate(top_k(r_score, cfg.residual_depth), start=1):
             i = int(r_idx[j])
-            scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (self.settings.rrf_k + rank)
+            scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (self.settings.search.rrf_k + rank)
 
     def _add_row_bonus(self, query: str, scores: dict[int, float]) -> None:
         """A table chunk among the leading candidates whose best row holds the query's informative
@@ -458,7 +456,7 @@ class HybridIndex:
         q_known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
         ids = self.table.chunk_ids
         lead = sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))[: cfg.row_depth]
-        vote = cfg.row_weight / (self.settings.rrf_k + 1)
+        vote = cfg.row_weight / (self.settings.search.rrf_k + 1)
         for i, _ in lead:
             chunk = self.chunks[i]
             if not chunk.rows:
@@ -482,7 +480,7 @@ class HybridIndex:
         if weight <= 0 or not scores:
             return
         want = wanted_family(query)
-        vote = weight / (self.settings.rrf_k + 1)
+        vote = weight / (self.settings.search.rrf_k + 1)
         codes = self.table.block_codes
         for i in scores:
             if self._family[codes[i]] == want:
@@ -524,25 +522,6 @@ def query_token_weight(token: str) -> float:
 
 def _is_ngram(token: str) -> bool:
     return token.startswith("#") and len(token) == 4
-
-
-def fusion_from_settings(s: Settings) -> FusionConfig:
-    return FusionConfig.parse(
-        s.fusion,
-        dense_weight=s.fusion_dense_weight,
-        dense_depth=s.fusion_dense_depth,
-        doc_weight=s.fusion_doc_weight,
-        type_prior=s.fusion_type_prior,
-        page_weight=s.fusion_page_weight,
-        page_depth=s.fusion_page_depth,
-        page_on_lexical=s.fusion_page_on_lexical,
-        row_weight=s.fusion_row_weight,
-        residual_weight=s.fusion_residual_weight,
-        residual_depth=s.fusion_residual_depth,
-        residual_docs=s.fusion_residual_docs,
-        lexical_type_prior=s.fusion_lexical_type_prior,
-        row_depth=s.fusion_row_depth,
-    )
 
 
 def _is_embedder(obj: object) -> bool:

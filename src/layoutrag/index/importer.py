@@ -5,7 +5,7 @@ required, every other field is optional, and fields the record does not know (qu
 a foreign system's extras) are ignored. A bad line is reported with its line number and skipped;
 the rest is imported. Imported chunks are stored durably per document in
 ``DATA/imported/{doc_id}.json`` (a `DocChunks`, like an ingested document's chunks.json, with a
-card derived from the chunks), then the index is rebuilt.
+card derived from the chunks); `layoutrag.build.import_chunks` then rebuilds the index.
 """
 
 from __future__ import annotations
@@ -103,7 +103,8 @@ def _codes(text: str) -> list[str]:
 def import_chunks_file(
     file: Path, data_root: Path, *, progress: bool = False
 ) -> tuple[int, list[tuple[int, str]]]:
-    """Import a JSONL of chunk records, store them per document, rebuild the index.
+    """Import a JSONL of chunk records and store them per document (the orchestrator,
+    `layoutrag.build.import_chunks`, rebuilds the index).
     Returns (number of chunks imported, [(line number, reason)] for skipped lines)."""
     file = Path(file)
     if not file.is_file():
@@ -126,8 +127,4 @@ def import_chunks_file(
         doc_chunks.sort(key=lambda c: (c.page, c.chunk_id))
         record = DocChunks(key=IMPORTED_KEY, card=derive_card(doc_id, doc_chunks), chunks=doc_chunks)
         atomic_write_json(path, record)
-    if chunks:
-        from layoutrag.index.store import build_index
-
-        build_index(data_root, progress=progress)
     return len(chunks), problems

@@ -34,8 +34,7 @@ from typing import Protocol, overload
 import numpy as np
 import scipy.sparse as sp
 
-from layoutrag.config import Settings
-from layoutrag.config import settings as default_settings
+from layoutrag.config import Settings, load_settings
 from layoutrag.errors import IndexMissingError, InputError, LayoutragError
 from layoutrag.index.bm25 import TermCounts, count_terms
 from layoutrag.index.dense import DenseIndex
@@ -260,7 +259,7 @@ def build_index(
     With `require_documents` a data dir with no document to index is an InputError (nothing is
     written); without, it gets an empty index."""
     t0 = time.perf_counter()
-    s = settings or default_settings
+    s = settings or load_settings()
     data = DataDir(data_root)
     if require_documents and not _sources(data):
         raise InputError(f"no ingested documents in {data.root}; run `layoutrag ingest` first")
@@ -276,14 +275,14 @@ def build_index(
             if require_documents and not cards:  # every chunks file is damaged: keep the live index
                 raise InputError(f"no readable chunks in {data.root}; run `layoutrag ingest` again")
             if embedder is None or isinstance(embedder, str):
-                emb_name = resolve_embedder_name(embedder or s.embedder)
+                emb_name = resolve_embedder_name(embedder or s.index.embedder)
                 emb = get_embedder(emb_name)
             else:
                 emb, emb_name = embedder, embedder.model_id
             tok = get_tokenizer("part_aware")
             counts = count_terms(tok.tokenize(bm25_text(c, cards.get(c.doc_id))) for c in chunks)
             cache = EmbeddingCache(data.cache, emb.model_id)
-            texts = [embed_text(c, s.embed_max_chars) for c in chunks]
+            texts = [embed_text(c, s.index.embed_max_chars) for c in chunks]
             vectors, n_embedded = embed_with_cache(emb, texts, cache, progress=progress)
             dense = (
                 DenseIndex.build(vectors) if len(chunks) else DenseIndex(np.zeros((0, emb.dim), np.float32))
@@ -368,7 +367,7 @@ def load_generation(gen: Path, *, settings: Settings, embedder: Embedder | None 
     counts = TermCounts(
         tf=tf, vocab={t: i for i, t in enumerate(vocab_list)}, doc_len=_load_npy(gen / "doc_len.npy", None)
     )
-    dense = DenseIndex(matrix=_load_npy(gen / "vectors.npy"), nprobe=settings.dense_nprobe)
+    dense = DenseIndex(matrix=_load_npy(gen / "vectors.npy"), nprobe=settings.index.dense_nprobe)
     if (gen / "centroids.npy").exists():
         dense.row_chunk = _load_npy(gen / "row_chunk.npy", None)
         dense.centroids = _load_npy(gen / "centroids.npy", None)
@@ -394,7 +393,7 @@ def load_generation(gen: Path, *, settings: Settings, embedder: Embedder | None 
 def load_index(data: DataDir | Path | str, *, settings: Settings | None = None) -> HybridIndex:
     """The live generation of a data dir (IndexMissingError when there is none)."""
     data = data if isinstance(data, DataDir) else DataDir(data)
-    return load_generation(current_generation(data), settings=settings or default_settings)
+    return load_generation(current_generation(data), settings=settings or load_settings())
 
 
 class FileStore:

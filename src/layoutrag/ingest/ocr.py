@@ -35,6 +35,8 @@ def _engine():  # noqa: ANN202 - rapidocr has no public type for it
                     "EngineConfig.onnxruntime.inter_op_num_threads": 1,
                 }
             )
+        except ModuleNotFoundError:
+            raise BackendError("OCR needs the optional part 'ocr': pip install 'layoutrag[ocr]'") from None
         except Exception as e:
             raise BackendError(f"OCR engine unavailable: {e}") from None
         logging.getLogger("RapidOCR").setLevel(logging.CRITICAL)

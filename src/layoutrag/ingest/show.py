@@ -12,9 +12,9 @@ import pymupdf
 
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
-from layoutrag.ingest import render
 from layoutrag.ingest.layout import get_detector
-from layoutrag.ingest.pipeline import _detect_layout, _extract_text, build_page, file_sha256
+from layoutrag.ingest.stages import build_page, detect_layout, extract_text, file_sha256
+from layoutrag.pdf import open_document, open_pdf
 from layoutrag.records import Document, Page
 from layoutrag.storage import DataDir, atomic_write_bytes
 
@@ -56,13 +56,14 @@ def _find_doc(pdf_or_doc: str, data: DataDir) -> Document | None:
     return None
 
 
-def show_page(pdf_or_doc: str, *, page: int, out: Path, data: Path, layout: str | None = None) -> None:
+def show_page(
+    pdf_or_doc: str, *, page: int, out: Path, data: Path, settings: Settings, layout: str | None = None
+) -> None:
     """Draw the detected elements (box, label, reading order) over a rendered page → PNG at `out`.
 
     Uses the stored document when `pdf_or_doc` is an ingested doc id, file name or PDF; otherwise
     runs the pipeline on that one page in memory (backend `layout`) without writing any artifact.
     """
-    settings = Settings()
     dd = DataDir(data)
     doc = _find_doc(str(pdf_or_doc), dd)
     if doc is not None and (layout is None or layout == doc.layout_backend):
@@ -74,8 +75,8 @@ def show_page(pdf_or_doc: str, *, page: int, out: Path, data: Path, layout: str 
         pdf_path = Path(pdf_or_doc)
         if not pdf_path.is_file():
             raise NotFoundError(f"no ingested document or PDF file named {str(pdf_or_doc)[:80]!r}")
-        pg = _page_in_memory(pdf_path, page, layout or settings.layout_backend, settings)
-    with pymupdf.open(pdf_path) as pdf:
+        pg = _page_in_memory(pdf_path, page, layout or settings.layout.layout_backend, settings)
+    with open_document(pdf_path) as pdf:
         if not 1 <= page <= pdf.page_count:
             raise NotFoundError(f"page {page} out of range (document has {pdf.page_count} pages)")
         src = pdf[page - 1]
@@ -88,21 +89,21 @@ def show_page(pdf_or_doc: str, *, page: int, out: Path, data: Path, layout: str 
             p.draw_rect(r, color=colour, width=0.8)
             tag = f"{e.order} {e.label}" + (f" {e.confidence:.2f}" if e.confidence not in (0.0, 1.0) else "")
             p.insert_text((r.x0 + 1, max(r.y0 - 1.5, 6)), tag, fontsize=5.5, color=colour)
-        png = p.get_pixmap(dpi=settings.dpi // 2 if settings.dpi > 150 else settings.dpi).tobytes("png")
+        png = p.get_pixmap(dpi=settings.render.dpi // 2 if settings.render.dpi > 150 else settings.render.dpi).tobytes("png")
         canvas.close()
     atomic_write_bytes(Path(out), png)
 
 
 def _page_in_memory(pdf_path: Path, page: int, backend: str, settings: Settings) -> Page:
-    with render.open_pdf(pdf_path, settings) as pdf:
+    with open_pdf(pdf_path, settings) as pdf:
         if not 1 <= page <= pdf.page_count:
             raise NotFoundError(f"page {page} out of range (document has {pdf.page_count} pages)")
         single = pymupdf.open()
         single.insert_pdf(pdf, from_page=page - 1, to_page=page - 1)
-        text = _extract_text(single, settings, lambda _n: None).pages[0]
-        layout = _detect_layout(
+        text = extract_text(single, settings, lambda _n: None).pages[0]
+        layout = detect_layout(
             single,
-            get_detector(backend, confidence=settings.yolo_confidence),
+            get_detector(backend, confidence=settings.layout.yolo_confidence),
             settings,
             lambda _n: None,
             [text],

@@ -15,7 +15,7 @@ import pymupdf
 
 from layoutrag.geometry import area, intersection, union_box
 from layoutrag.ingest.layout import Detection
-from layoutrag.ingest.render import Span
+from layoutrag.pdf import Span
 from layoutrag.records import BBox, Element, Word
 
 __all__ = ["ORPHAN_LABEL", "assign_text", "font_of", "group_lines", "words_text"]

@@ -16,7 +16,6 @@ import io
 import json
 import random
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -25,20 +24,19 @@ from PIL import Image
 
 from layoutrag.errors import InputError
 from layoutrag.geometry import union_box
+from layoutrag.pdf import open_document
 from layoutrag.records import BBox
 from layoutrag.samples import drawings
 from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox
 from layoutrag.samples.queries import Facts, make_queries
+from layoutrag.samples.spec import DocSpec, OrderRow
 from layoutrag.samples.vocab import (
     APPLICATIONS,
     FEATURES,
     PACKAGES,
     PRODUCT_TYPES,
     VENDORS,
-    Package,
-    ProductType,
     SpecRow,
-    Vendor,
     make_part_number,
     make_series,
     spec_rows,
@@ -59,50 +57,6 @@ FREQS = {
     "rtc": [32.768],
 }
 SPEC_WIDTHS = [118, 34, 34, 34, 34, 36, 0]  # last column takes the rest
-
-
-@dataclass
-class OrderRow:
-    code: str
-    freq: str
-    stability: str
-    load: str
-    temp: str
-    packing: str
-
-    def cells(self) -> list[str]:
-        return [self.code, self.freq, self.stability, self.load, self.temp, self.packing]
-
-
-@dataclass
-class DocSpec:
-    """Everything one generated datasheet says."""
-
-    index: int
-    file_name: str
-    vendor: Vendor
-    ptype: ProductType
-    series: str
-    pkg: Package
-    freq: float
-    spec: list[SpecRow]
-    key: dict[str, str]
-    orders: list[OrderRow]
-    features: list[str]
-    applications: list[str]
-    reflow: tuple[int, int, int]  # peak °C, liquidus °C, time at peak s
-    revision: str
-    scanned_page: bool
-    i2c_address: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def kind(self) -> str:
-        return self.ptype.key
-
-    @property
-    def n_pages(self) -> int:
-        return 6 if self.scanned_page else 5
 
 
 def _slug(s: str) -> str:
@@ -653,7 +607,7 @@ def render_document(d: DocSpec, path: Path) -> tuple[list[GTElement], Facts]:
 def _pin_answers(pdf: Path, queries: list[dict], facts: Facts) -> None:
     """Narrow each `answer_bbox` (the cell or label that holds the answer) to the printed answer
     itself, e.g. "260" inside the label "Peak 260 °C"."""
-    with pymupdf.open(pdf) as doc:
+    with open_document(pdf) as doc:
         for q in queries:
             if not q.get("answer_bbox"):
                 continue

@@ -11,13 +11,10 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from layoutrag.records import BBox
+from layoutrag.samples.spec import DocSpec
 from layoutrag.samples.vocab import PARAM_ZH, SpecRow
-
-if TYPE_CHECKING:
-    from layoutrag.samples.generator import DocSpec
 
 __all__ = ["Facts", "alter_separators", "make_queries"]
 

@@ -37,15 +37,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from layoutrag.config import Settings
-from layoutrag.config import settings as default_settings
+from layoutrag.config import Settings, load_settings
 from layoutrag.errors import (
     IndexMissingError,
     InputError,
     LayoutragError,
     NotFoundError,
 )
-from layoutrag.records import Chunk, DocChunks, EvidencePackage, SearchFilters
+from layoutrag.records import Chunk, EvidencePackage, SearchFilters
 from layoutrag.service import LayoutRAG, validate_query
 from layoutrag.storage import check_id
 
@@ -133,7 +132,8 @@ class GuardMiddleware:
 
 
 class ServeState:
-    """The service plus what the fronts derive from it, reloaded when the index generation changes.
+    """What the HTTP front derives from the service for its pages (document details, example
+    queries), dropped when the service reports a new index generation.
 
     Each request calls `fresh()` once (the endpoints get the service through the `fresh_service`
     dependency) and hands that service to the methods here."""
@@ -141,8 +141,6 @@ class ServeState:
     def __init__(self, data_root: Path, settings: Settings) -> None:
         self.service = LayoutRAG(data_root, settings=settings)
         self.settings = settings
-        self._lock = threading.Lock()
-        self._generation: str | None = None
         self._doc_cache: dict[str, dict[str, Any]] = {}
         self._examples: list[str] | None = None  # /api/info's example queries, made once per generation
         # searches are CPU-bound (query embedding, matrix products): more of them at once than there are
@@ -155,41 +153,19 @@ class ServeState:
         with self.search_slots:
             return svc.search(q, top_k=top_k, filters=filters)
 
-    def _current_generation(self) -> str:
-        try:
-            return (self.service.data.index / "CURRENT").read_text(encoding="utf-8").strip()
-        except OSError:
-            return ""
-
     def fresh(self) -> LayoutRAG:
         """The service, reloaded first when `layoutrag ingest/index` swapped in a new generation."""
-        gen = self._current_generation()
-        if gen != self._generation:
-            with self._lock:
-                if gen != self._generation:
-                    self.service.reload()
-                    self._doc_cache.clear()
-                    self._examples = None
-                    self._generation = gen
+        if self.service.refresh():
+            self._doc_cache = {}
+            self._examples = None
         return self.service
-
-    def doc_chunks(self, svc: LayoutRAG, doc_id: str) -> list[Chunk]:
-        """Every chunk of a document, page headers/footers (not indexed) included when stored."""
-        svc.card(doc_id)  # validates the id and that the index knows it
-        path = svc.data.chunks_json(doc_id)
-        if path.exists():
-            try:
-                return DocChunks.model_validate_json(path.read_text(encoding="utf-8")).chunks
-            except ValueError:
-                log.warning("unreadable chunks.json for %s; using the index's chunks", doc_id)
-        return svc.chunks(doc_id)
 
     def doc_detail(self, svc: LayoutRAG, doc_id: str) -> dict[str, Any]:
         cached = self._doc_cache.get(doc_id)
         if cached is not None:
             return cached
         card = svc.card(doc_id)
-        chunks = self.doc_chunks(svc, doc_id)
+        chunks = svc.document_chunks(doc_id)
         pages = _page_summaries(svc, doc_id, chunks)
         on_page: dict[int, list[str]] = {p["page"]: [] for p in pages}
         for c in chunks:
@@ -307,7 +283,7 @@ def _example_queries(svc: LayoutRAG, limit: int = 8) -> list[str]:
 
 
 def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
-    settings = settings or default_settings
+    settings = settings or load_settings()
     state = ServeState(Path(data_root), settings)
     app = FastAPI(
         title="layoutrag",
@@ -341,8 +317,8 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     async def _http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
         return _error(e.status_code, e.detail if isinstance(e.detail, str) else "error")
 
-    max_q = settings.max_query_chars
-    max_k = settings.max_top_k
+    max_q = settings.search.max_query_chars
+    max_k = settings.search.max_top_k
     Q = Annotated[str, Query(min_length=1, max_length=max_q, description="Query (English or Chinese).")]
     K = Annotated[int, Query(ge=1, le=max_k, description="Number of hits.")]
 
@@ -356,7 +332,7 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     def search(
         svc: Svc,
         q: Q,
-        k: K = settings.top_k,
+        k: K = settings.search.top_k,
         doc: Annotated[str | None, Query(max_length=256, description="Doc id or PDF file name.")] = None,
         type: Annotated[str | None, Query(max_length=40, description="Block type.")] = None,  # noqa: A002
     ) -> JSONResponse:
@@ -369,12 +345,12 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/answer", tags=["search"])
     def answer(svc: Svc, q: Q, k: Annotated[int, Query(ge=1, le=20)] = 6) -> JSONResponse:
         """Answer from the top evidence packages, citing them as [E1], [E2] … (needs LAYOUTRAG_LLM_*)."""
-        from layoutrag.llm import llm_from_env
+        from layoutrag.llm import llm_client
         from layoutrag.serve.answer import answer_question, evidence_list
 
         question = validate_query(q, max_chars=max_q)
         hits = evidence_list(state.search(svc, question, top_k=k))
-        result = answer_question(question, hits, llm_from_env("LAYOUTRAG_LLM"))
+        result = answer_question(question, hits, llm_client(settings.llm))
         body = result.model_dump(mode="json")
         body["hits"] = [h.model_dump(mode="json") for h in hits]
         return JSONResponse(body, headers=NO_STORE)
@@ -445,11 +421,11 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
                 "n_chunks": n_chunks,
                 "block_types": types,
                 "examples": examples,
-                "answers_enabled": bool(os.environ.get("LAYOUTRAG_LLM_BASE_URL")),
-                "dpi": settings.dpi,
+                "answers_enabled": bool(settings.llm.base_url),
+                "dpi": settings.render.dpi,
                 "max_query_chars": max_q,
                 "max_top_k": max_k,
-                "default_top_k": settings.top_k,
+                "default_top_k": settings.search.top_k,
             },
             headers=NO_STORE,
         )
@@ -463,7 +439,7 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers=NO_STORE)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-    app.add_middleware(GuardMiddleware, api_key=os.environ.get("LAYOUTRAG_API_KEY") or None)
+    app.add_middleware(GuardMiddleware, api_key=settings.serve.api_key.get_secret_value() if settings.serve.api_key else None)
     return app
 
 
@@ -475,7 +451,7 @@ def _lookup_chunk(state: ServeState, svc: LayoutRAG, chunk_id: str) -> Chunk:
     except NotFoundError:
         doc_id = chunk_id.rsplit("_p", 1)[0]
         if doc_id != chunk_id and doc_id in svc.doc_ids():
-            for c in state.doc_chunks(svc, doc_id):
+            for c in svc.document_chunks(doc_id):
                 if c.chunk_id == chunk_id:
                     return c
         raise
@@ -496,14 +472,18 @@ def _warm_up(state: ServeState) -> None:
         log.info("warm-up skipped: %s", _one_line(e))
 
 
-def run_server(data_root: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
+def run_server(
+    data_root: Path, host: str = "127.0.0.1", port: int = 8000, *, settings: Settings | None = None
+) -> None:
     """Serve the API and the UI with uvicorn (blocking)."""
     import uvicorn
 
+    settings = settings or load_settings()
+
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    if not _is_loopback(host) and not os.environ.get("LAYOUTRAG_API_KEY"):
+    if not _is_loopback(host) and settings.serve.api_key is None:
         log.warning("serving on %s without LAYOUTRAG_API_KEY: anyone who can reach it can search", host)
-    app = create_app(Path(data_root))
+    app = create_app(Path(data_root), settings=settings)
     threading.Thread(target=_warm_up, args=(app.state.layoutrag,), daemon=True).start()
     print(f"layoutrag: serving {Path(data_root)} on http://{host}:{port}/", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

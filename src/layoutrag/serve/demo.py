@@ -14,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from layoutrag.config import Settings, load_settings
 from layoutrag.errors import DocumentError
 from layoutrag.storage import DataDir, atomic_write_json
 
@@ -34,10 +35,9 @@ def _samples_current(out: Path, n: int) -> bool:
     return meta == {"n": n, "seed": SEED} and len(list(out.glob("*.pdf"))) >= 1
 
 
-def prepare_demo(data_root: Path, *, n: int, console: Console) -> Path:
+def prepare_demo(data_root: Path, *, n: int, console: Console, settings: Settings) -> Path:
     """Make sure the samples exist, are ingested and indexed; return the samples folder."""
-    from layoutrag.index.store import build_index
-    from layoutrag.ingest.pipeline import ingest_paths
+    from layoutrag.build import ingest_and_chunk, reindex
     from layoutrag.samples.generator import generate_corpus
 
     data = DataDir(data_root)
@@ -53,14 +53,14 @@ def prepare_demo(data_root: Path, *, n: int, console: Console) -> Path:
     pdfs = sorted(out.glob("*.pdf"))
     if not pdfs:
         raise DocumentError(f"the sample generator wrote no PDFs into {out}")
-    results = ingest_paths(pdfs, data.root, progress=True)
+    results = ingest_and_chunk(pdfs, data.root, settings=settings, progress=True)
     failed = [r for r in results if r.status == "failed"]
     for r in failed:
         console.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
     ingested = sum(r.status == "ok" for r in results)
     has_index = (data.index / "CURRENT").is_file()
     if ingested or not has_index:
-        build_index(data.root, progress=True)
+        reindex(data.root, settings=settings, progress=True)
     else:
         console.print("[dim]index: current[/dim]")
     console.print(
@@ -78,12 +78,14 @@ def run_demo(
     n: int = 12,
     serve: bool = True,
     console: Console | None = None,
+    settings: Settings | None = None,
 ) -> None:
     console = console or Console()
-    prepare_demo(Path(data_root), n=n, console=console)
+    settings = settings or load_settings()
+    prepare_demo(Path(data_root), n=n, console=console, settings=settings)
     if not serve:
         return
     from layoutrag.serve.api import run_server
 
     console.print(f"open [bold]http://{host}:{port}/[/bold]  (Ctrl-C to stop)")
-    run_server(Path(data_root), host=host, port=port)
+    run_server(Path(data_root), host=host, port=port, settings=settings)

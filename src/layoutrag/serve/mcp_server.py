@@ -20,8 +20,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
 from pydantic import BaseModel, ConfigDict, Field
 
-from layoutrag.config import Settings
-from layoutrag.config import settings as default_settings
+from layoutrag.config import Settings, load_settings
 from layoutrag.errors import LayoutragError, NotFoundError
 from layoutrag.records import SearchFilters
 from layoutrag.service import LayoutRAG
@@ -51,7 +50,13 @@ def _tool_error(e: LayoutragError) -> ToolError:
 
 
 def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> MCPServer:
-    service = LayoutRAG(Path(data_root), settings=settings or default_settings)
+    service = LayoutRAG(Path(data_root), settings=settings or load_settings())
+
+    def fresh() -> LayoutRAG:
+        """The service, reloaded first when a new index generation went live (one look per call)."""
+        service.refresh()
+        return service
+
     server: MCPServer = MCPServer(
         "layoutrag", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING"
     )
@@ -67,12 +72,13 @@ def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> M
             search_filters = None
             if filters is not None:
                 search_filters = SearchFilters(
-                    doc_id=service.resolve_doc(filters.doc) if filters.doc else None,
+                    doc_id=fresh().resolve_doc(filters.doc) if filters.doc else None,
                     block_type=filters.block_type,
                     page_min=filters.page_min,
                     page_max=filters.page_max,
                 )
-            hits = service.search(query, top_k=top_k, filters=search_filters)
+            svc = fresh()
+            hits = svc.search(query, top_k=top_k, filters=search_filters)
         except LayoutragError as e:
             raise _tool_error(e) from None
         return {"query": query, "hits": [h.model_dump(mode="json") for h in hits]}
@@ -80,14 +86,14 @@ def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> M
     @server.tool(description="One chunk by id (as returned in a hit's chunk_id).")
     def get_chunk(chunk_id: str) -> dict[str, Any]:
         try:
-            return service.get_chunk(chunk_id).model_dump(mode="json")
+            return fresh().get_chunk(chunk_id).model_dump(mode="json")
         except LayoutragError as e:
             raise _tool_error(e) from None
 
     @server.tool(description="The chunk's evidence image (PNG): the page region the hit came from.")
     def get_evidence_image(chunk_id: str) -> Image:
         try:
-            path = service.evidence_image(chunk_id)
+            path = fresh().evidence_image(chunk_id)
         except LayoutragError as e:
             raise _tool_error(e) from None
         if not path.is_file():
@@ -97,7 +103,7 @@ def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> M
     return server
 
 
-def run_stdio(data_root: Path) -> None:
+def run_stdio(data_root: Path, *, settings: Settings | None = None) -> None:
     """Serve over stdio until the client closes the pipe (logs go to stderr)."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    create_mcp_server(Path(data_root)).run("stdio")
+    create_mcp_server(Path(data_root), settings=settings).run("stdio")

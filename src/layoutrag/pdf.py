@@ -1,4 +1,6 @@
-"""Stage 1 — render: open a PDF, read page geometry in points, render page images, read the text layer.
+"""The PDF module, below every stage: opening (with the limits), page geometry, rotation
+conversion, the text layer, rendering, the source-PDF lookup and `PdfPage`. Nothing else in
+layoutrag opens or renders a PDF itself.
 
 Everything leaving this module is in the *displayed* page space (``bbox_pdf``): PDF points, origin
 at the top-left of the page as displayed (after /Rotate, relative to the visible box), y down.
@@ -9,6 +11,10 @@ Page images are not kept by the pipeline: a 200 dpi Letter page is 1700×2200 px
 0.2–0.6 MB as PNG (≈ 11 MB RGB in memory), so 1,100 pages would cost ~0.5 GB of disk for a cache
 that is cheap to rebuild (~50 ms a page). They are rendered on demand and cached by whoever needs
 them (:func:`render_page_png`, the evidence images of the chunking stage).
+
+A page of the source PDF comes as a :class:`PdfPage` to the chunking stage: loaded once per
+document build, its vector drawings read at most once and shared by the ruling lines of table rows
+and the ruled extents of tables and pictures (``get_drawings`` walks the whole content stream).
 """
 
 from __future__ import annotations
@@ -18,22 +24,28 @@ from pathlib import Path
 
 import numpy as np
 import pymupdf
+from PIL import Image
 
 from layoutrag.config import Settings
 from layoutrag.errors import DocumentError, NotFoundError
-from layoutrag.records import BBox, Word
-from layoutrag.storage import atomic_write_bytes
+from layoutrag.records import BBox, Document, Word
+from layoutrag.storage import DataDir, atomic_write_bytes
 
 __all__ = [
+    "PdfPage",
     "Span",
     "check_limits",
     "count_text_chars",
     "extract_spans",
     "extract_words",
+    "open_document",
     "open_pdf",
+    "page_count",
     "page_size_pt",
+    "render_page_image",
     "render_page_png",
     "render_page_rgb",
+    "source_pdf_path",
     "text_status",
     "to_displayed",
     "write_page_png",
@@ -52,17 +64,17 @@ class Span:
     n_chars: int
 
 
-def open_pdf(path: Path, settings: Settings | None = None) -> pymupdf.Document:
-    """Open a PDF or raise :class:`DocumentError` with a one-line reason (and check the limits)."""
-    settings = settings or Settings()
+def open_pdf(path: Path, settings: Settings) -> pymupdf.Document:
+    """Open a PDF to ingest it or raise :class:`DocumentError` with a one-line reason (and check the
+    limits)."""
     try:
         size = path.stat().st_size
     except OSError as e:
         raise DocumentError(f"cannot read file: {e.strerror or e}") from None
     if size == 0:
         raise DocumentError("empty file (0 bytes)")
-    if size > settings.max_file_mb * 1024 * 1024:
-        raise DocumentError(f"file is {size / 1048576:.1f} MB, over the limit of {settings.max_file_mb:g} MB")
+    if size > settings.limits.max_file_mb * 1024 * 1024:
+        raise DocumentError(f"file is {size / 1048576:.1f} MB, over the limit of {settings.limits.max_file_mb:g} MB")
     try:
         doc = pymupdf.open(path, filetype="pdf")
     except Exception as e:  # MuPDF raises several types for broken files
@@ -82,13 +94,13 @@ def open_pdf(path: Path, settings: Settings | None = None) -> pymupdf.Document:
 
 
 def check_limits(doc: pymupdf.Document, settings: Settings) -> None:
-    if doc.page_count > settings.max_pages:
-        raise DocumentError(f"{doc.page_count} pages, over the limit of {settings.max_pages}")
+    if doc.page_count > settings.limits.max_pages:
+        raise DocumentError(f"{doc.page_count} pages, over the limit of {settings.limits.max_pages}")
     for i in range(doc.page_count):
         w, h = page_size_pt(doc[i])
-        if max(w, h) > settings.max_page_side_pt:
+        if max(w, h) > settings.limits.max_page_side_pt:
             raise DocumentError(
-                f"page {i + 1} is {w:.0f}x{h:.0f} pt, over the limit of {settings.max_page_side_pt:g} pt a side"
+                f"page {i + 1} is {w:.0f}x{h:.0f} pt, over the limit of {settings.limits.max_page_side_pt:g} pt a side"
             )
         if w < 1 or h < 1:
             raise DocumentError(f"page {i + 1} has an empty page box ({w:.0f}x{h:.0f} pt)")
@@ -115,7 +127,7 @@ def count_text_chars(page: pymupdf.Page) -> int:
 
 
 def text_status(n_chars: int, settings: Settings) -> str:
-    return "pdf_layer" if n_chars > settings.text_layer_min_chars else "needs_ocr"
+    return "pdf_layer" if n_chars > settings.render.text_layer_min_chars else "needs_ocr"
 
 
 def extract_words(page: pymupdf.Page) -> list[Word]:
@@ -147,13 +159,36 @@ def render_page_rgb(page: pymupdf.Page, dpi: int) -> np.ndarray:
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
 
 
-def render_page_png(pdf: Path, page: int, dpi: int, out: Path) -> None:
-    """Render 1-based `page` of `pdf` at `dpi` to `out` (atomic write). NotFoundError if out of range."""
+def page_count(path: Path) -> int:
+    """Pages of a PDF (for a progress bar); 0 when it cannot be read (its ingest will say why)."""
     try:
-        doc = pymupdf.open(pdf)
+        with pymupdf.open(path) as d:
+            return d.page_count if not d.needs_pass else 0
+    except Exception:
+        return 0
+
+
+def open_document(path: Path) -> pymupdf.Document:
+    """Open a stored or given PDF to read it (no limits: it was checked when ingested); a file that
+    is not a readable PDF is a :class:`DocumentError` with a one-line reason."""
+    try:
+        return pymupdf.open(path)
     except Exception as e:
         raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
-    with doc:
+
+
+def render_page_image(page: pymupdf.Page, *, dpi: int | None = None, scale: float | None = None) -> Image.Image:
+    """The displayed page as an RGB PIL image, at `dpi` or at `scale` (pixels per point)."""
+    if scale is not None:
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False)
+    else:
+        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+    return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+
+
+def render_page_png(pdf: Path, page: int, dpi: int, out: Path) -> None:
+    """Render 1-based `page` of `pdf` at `dpi` to `out` (atomic write). NotFoundError if out of range."""
+    with open_document(pdf) as doc:
         write_page_png(doc, page, dpi, out)
 
 
@@ -169,3 +204,42 @@ def write_page_png(doc: pymupdf.Document, page: int, dpi: int, out: Path) -> Non
 def _one_line(e: BaseException) -> str:
     msg = str(e).strip().splitlines()
     return (msg[0] if msg else type(e).__name__)[:200]
+
+
+def source_pdf_path(doc: Document, data: DataDir | None) -> Path | None:
+    """The document's PDF: the copy in the data dir, else the path it was ingested from; None when
+    neither is there (imported chunks, a moved file)."""
+    if data is not None and data.source_pdf(doc.doc_id).is_file():
+        return data.source_pdf(doc.doc_id)
+    q = Path(doc.source_pdf) if doc.source_pdf else None
+    return q if q is not None and q.is_file() else None
+
+
+class PdfPage:
+    """One page of the document's PDF and its vector drawings, each read at most once."""
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        self.page = page
+        self._drawings: list[dict] | None = None
+        self._read = False
+
+    @classmethod
+    def load(cls, pdf: pymupdf.Document | None, page_no: int) -> PdfPage | None:
+        """1-based page `page_no` of `pdf`; None without a PDF, out of range or unreadable."""
+        if pdf is None or not 1 <= page_no <= pdf.page_count:
+            return None
+        try:
+            return cls(pdf[page_no - 1])
+        except Exception:
+            return None
+
+    def drawings(self) -> list[dict] | None:
+        """``page.get_drawings()``, read on first use; None when the drawing commands cannot be
+        read. Callers only read the paths (never edit them): they are shared."""
+        if not self._read:
+            self._read = True
+            try:
+                self._drawings = self.page.get_drawings()
+            except Exception:
+                self._drawings = None
+        return self._drawings
