@@ -4,6 +4,8 @@ It feeds the index, so a query naming a series reaches chunks whose own text nev
 Everything comes from rules over the document's own text: part-like tokens in the title block
 (page 1's headers, title and first headings) and in ordering / part-numbering tables; vendors
 from a list of names datasheets print; product type and key parameters from keyword patterns.
+The vendor names, product-type patterns and package and standard prefixes are data files under
+``layoutrag/data/`` (see `layoutrag.vocab`).
 
 Part numbers are checked against the document: a token from the title (often PDF metadata) or the
 file name (distributors add order numbers, categories, "-datasheet") counts only when the
@@ -21,118 +23,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from layoutrag import vocab
 from layoutrag.chunking.group import Group
 from layoutrag.records import Document, DocumentCard
 
 __all__ = ["build_card", "part_like_tokens"]
 
-# vendor name as printed -> canonical name
-_VENDORS: dict[str, str] = {
-    "texas instruments": "Texas Instruments",
-    "analog devices": "Analog Devices",
-    "linear technology": "Linear Technology",
-    "maxim integrated": "Maxim Integrated",
-    "dallas semiconductor": "Maxim Integrated (Dallas)",
-    "maxim": "Maxim Integrated",
-    "microchip": "Microchip",
-    "nxp": "NXP",
-    "philips": "NXP (Philips)",
-    "stmicroelectronics": "STMicroelectronics",
-    "espressif": "Espressif",
-    "wch": "WCH",
-    "nanjing qinheng": "WCH",
-    "sitime": "SiTime",
-    "epson": "Epson",
-    "daishinku": "KDS Daishinku",
-    "kds": "KDS Daishinku",
-    "txc": "TXC",
-    "abracon": "Abracon",
-    "micro crystal": "Micro Crystal",
-    "vishay": "Vishay",
-    "diodes incorporated": "Diodes Incorporated",
-    "on semiconductor": "onsemi",
-    "onsemi": "onsemi",
-    "national semiconductor": "National Semiconductor",
-    "allegro": "Allegro MicroSystems",
-    "power integrations": "Power Integrations",
-    "monolithic power": "Monolithic Power Systems",
-    "mps": "Monolithic Power Systems",
-    "murata": "Murata",
-    "tdk": "TDK",
-    "amphenol": "Amphenol",
-    "bourns": "Bourns",
-    "panasonic": "Panasonic",
-    "würth": "Würth Elektronik",
-    "wurth": "Würth Elektronik",
-    "mornsun": "Mornsun",
-    "nxp semiconductors": "NXP",
-    "infineon": "Infineon",
-    "rohm": "ROHM",
-    "cui": "CUI Devices",
-    "e-switch": "E-Switch",
-    "c&k": "C&K",
-    "hosonic": "Hosonic",
-    "ecs inc": "ECS",
-    "yxc": "YXC",
-    "huaxin": "Huaxin",
-    "tai-saw": "TAI-SAW",
-    "nihon dempa": "NDK",
-    "ndk": "NDK",
-    "kyocera": "Kyocera",
-    "crystek": "Crystek",
-    "silicon labs": "Silicon Labs",
-    "sgmicro": "SG Micro",
-    "richtek": "Richtek",
-    "freescale": "NXP (Freescale)",
-    "vishay semiconductors": "Vishay",
-    "lite-on": "Lite-On",
-    "everlight": "Everlight",
-    "cirrus logic": "Cirrus Logic",
-    "micrel": "Microchip (Micrel)",
-    "austriamicrosystems": "ams",
-    "ckswitches": "C&K",
-    "mini-circuits": "Mini-Circuits",
-    "cliff electronic": "Cliff Electronic Components",
-}
-
-# product type: first match wins, most specific first
-_PRODUCT_TYPES: list[tuple[str, str]] = [
-    (r"\btcxo\b|temperature[- ]compensated crystal oscillator", "TCXO"),
-    (r"\bocxo\b|oven[- ]controlled", "OCXO"),
-    (r"\bvcxo\b|voltage[- ]controlled crystal oscillator", "VCXO"),
-    (r"\bmems oscillator|\bmems\b.*oscillator", "MEMS oscillator"),
-    (r"real[- ]time clock|\brtc\b|时钟芯片|实时时钟", "real-time clock"),
-    (r"crystal oscillator|\bspxo\b|clock oscillator|\boscillator\b", "oscillator"),
-    (r"\bcrystal unit|quartz crystal|\bcrystal\b|晶振|晶体|谐振器", "crystal"),
-    (r"ethernet controller", "Ethernet controller"),
-    (r"ethernet|\b(?:10|100|1000)base-|\bphy\b", "Ethernet transceiver"),
-    (r"\bsoc\b|wi-?fi|bluetooth", "wireless SoC"),
-    (r"temperature sensor|thermometer|thermal sensor", "temperature sensor"),
-    (r"microcontroller|\bmcu\b|单片机|risc-v|\barm\b.*\bcore", "microcontroller"),
-    (r"audio codec|\bcodec\b", "audio codec"),
-    (r"haptic|motor driver", "haptic driver"),
-    (r"low[- ]dropout|\bldo\b|linear regulator|voltage regulator", "voltage regulator"),
-    (
-        r"off[- ]?line (?:switcher|switching|converter|regulator)|ac[/-]dc (?:converter|power supply)",
-        "AC-DC converter",
-    ),
-    (r"switching regulator|buck|boost|step[- ](?:down|up)|dc[/-]?dc|flyback|converter", "DC-DC converter"),
-    (r"comparator", "comparator"),
-    (r"operational amplifier|op[- ]?amp", "operational amplifier"),
-    (r"current sens", "current sensor"),
-    (r"\besd\b|\btvs\b|transient voltage suppress", "ESD protection"),
-    (r"bridge rectifier|rectifier", "rectifier"),
-    (r"inductor", "inductor"),
-    (r"capacitor", "capacitor"),
-    (r"resistor", "resistor"),
-    (r"transformer", "transformer"),
-    (r"encoder", "rotary encoder"),
-    (r"tact switch|pushbutton|\bswitch\b", "switch"),
-    (r"connector|receptacle|\bjack\b|type-c|\bsockets?\b|pin header", "connector"),
-    (r"ir receiver|infrared", "IR receiver"),
-    (r"transceiver", "transceiver"),
-    (r"sensor", "sensor"),
-]
+# vendor name as printed (lower case) -> canonical name: layoutrag/data/vendors.tsv
+_VENDORS = vocab.vendors()
+# product type (regex, name): first match wins, most specific first: layoutrag/data/product_types.tsv
+_PRODUCT_TYPES = vocab.product_types()
 _TYPE_RES = [(re.compile(p, re.IGNORECASE), name) for p, name in _PRODUCT_TYPES]
 # lines that name what a product is used with or for, not what it is
 _APPLICATION_RE = re.compile(
@@ -219,14 +119,10 @@ _DOCNUM_AFTER_RE = re.compile(rf"\s*[-–−]\s*(?:{_MONTHS}|revised)\b", re.IGN
 _DOCNUM_BEFORE_RE = re.compile(
     r"(?:document|publication order|literature|doc\.?)\s*(?:number|no\.?|#)\s*[:：]?\s*$", re.IGNORECASE
 )
-_PACKAGE_RE = re.compile(
-    r"(?:SOT|SOD|SOIC|SO|SOP|SSOP|TSSOP|MSOP|VSSOP|QFN|VQFN|WQFN|UQFN|DFN|TDFN|UDFN|XDFN|LQFP|TQFP|QFP|"
-    r"BGA|DSBGA|LGA|WLCSP|CSP|TO|SC|DIP|PDIP|SIP|ESIP|SMA|SMB|SMC|SON|WSON|VSON)-?\d+[A-Z]?(?:-\d+)?"
-)
-_STANDARD_RE = re.compile(
-    r"(?:J-STD|MIL-STD|MIL-PRF|JESD|IEC|EN|UL|AEC-Q|EIA|IPC|ISO|ANSI|IEEE|CISPR|JIS|GB)-?\d[\w.-]*",
-    re.IGNORECASE,
-)
+# package codes (SOT-23, QFN32): prefixes in layoutrag/data/packages.tsv
+_PACKAGE_RE = re.compile(rf"(?:{'|'.join(vocab.package_prefixes())})-?\d+[A-Z]?(?:-\d+)?")
+# cited standards (J-STD-020D, UL94, AEC-Q200): prefixes in layoutrag/data/standards.tsv
+_STANDARD_RE = re.compile(rf"(?:{'|'.join(vocab.standard_prefixes())})-?\d[\w.-]*", re.IGNORECASE)
 _ORDER_SUFFIXES = {"NOPB", "TR", "PBF", "REEL", "TAPE", "BULK"}
 
 

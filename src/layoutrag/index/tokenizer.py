@@ -7,7 +7,8 @@ The specification (every step is a plain regex or string operation, so a port is
    ``-``, U+2013/U+2014 (en/em dash) and U+301C (wave dash) to ``~``, U+00B5/U+03BC (micro) to
    ``u``, U+03C9 (ohm, after NFKC and lower case) to ``ohm``. NFKC already turns ``℃`` into
    ``°c``, ``～`` into ``~`` and ``…`` into ``...``.
-2. Values with units (``VALUE_RE``) and ranges (``RANGE_RE``) are cut out of the text first and
+2. Values with units (``VALUE_RE``; the units, in alternation order, are the lines of
+   ``layoutrag/data/units.tsv``) and ranges (``RANGE_RE``) are cut out of the text first and
    become value tokens: frequency is scaled to Hz (``32.768khz`` and ``32768 hz`` both give
    ``32768hz``), other units keep their unit (``20ppm``, ``-40°c``, ``3.3v``). A ``±`` value also
    gives ``±20ppm``. Each value also yields its number as written (normalised) and its unit word,
@@ -29,6 +30,8 @@ import re
 import unicodedata
 from enum import StrEnum
 from typing import Protocol
+
+from layoutrag import vocab
 
 __all__ = [
     "STOPWORDS",
@@ -63,10 +66,8 @@ _CHAR_MAP = str.maketrans(
 )
 
 _NUM = r"\d+(?:\.\d+)?"
-_UNITS = (
-    r"ghz|mhz|khz|hz|ppm|ppb|°c|dbc/hz|dbc|dbm|db|kohm|mohm|ohm|mv|kv|v|ma|ua|na|a|mw|uw|w|pf|nf|uf"
-    r"|ps|ns|us|ms|mm"
-)
+# the units, in alternation order: layoutrag/data/units.tsv (frozen with this tokenizer)
+_UNITS = "|".join(vocab.units())
 _UNIT = rf"(?:{_UNITS})(?![a-z0-9_/#+-])"
 # a range: both ends numbers, the unit written once at the end (or on both ends)
 RANGE_RE = re.compile(
