@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from layoutrag.config import FusionSettings, FusionStrategy, Settings, load_settings
 from layoutrag.errors import InputError
@@ -178,7 +179,7 @@ class HybridIndex:
         emb: Embedder | None = None
         dense_index: DenseIndex | None = None
         if dense:
-            emb = get_embedder(embedder or s.index.embedder) if not _is_embedder(embedder) else embedder  # type: ignore[arg-type]
+            emb = embedder if _is_embedder(embedder) else get_embedder(embedder or s.index.embedder)
             if vectors is None:
                 texts = [embed_text(c, s.index.embed_max_chars) for c in chunks]
                 vectors, _ = embed_with_cache(emb, texts, cache)
@@ -277,7 +278,7 @@ class HybridIndex:
             key = (int(self.table.doc_index[i]), int(self.table.pages[i]))
             h = lead_of.get(key)
             close = h is not None and hits[h][0][1] > 0 and score >= share * hits[h][0][1]
-            if rank < depth and close and len(hits[h]) < members:
+            if rank < depth and h is not None and close and len(hits[h]) < members:
                 hits[h].append((i, score))
                 continue
             if len(hits) < k:
@@ -524,7 +525,7 @@ def _is_ngram(token: str) -> bool:
     return token.startswith("#") and len(token) == 4
 
 
-def _is_embedder(obj: object) -> bool:
+def _is_embedder(obj: object) -> TypeIs[Embedder]:
     return obj is not None and not isinstance(obj, str) and hasattr(obj, "embed")
 
 

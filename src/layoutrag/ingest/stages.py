@@ -191,14 +191,14 @@ def build_page(text: PageText, layout: PageLayout, *, doc_id: str, settings: Set
     )
     w, h = text.width_pt, text.height_pt
     elements = [e.model_copy(update={"bbox_pdf": _round_box(e.bbox_pdf, w, h)}) for e in elements]
-    elements = [e for e in elements if e.bbox_pdf[2] > e.bbox_pdf[0] and e.bbox_pdf[3] > e.bbox_pdf[1]]
+    elements = [e for e in elements if e.bbox_pdf.x1 > e.bbox_pdf.x0 and e.bbox_pdf.y1 > e.bbox_pdf.y0]
     return Page(
         page=text.page,
         width_pt=w,
         height_pt=h,
         rotation=text.rotation,
-        text_status=text.text_status,  # type: ignore[arg-type]
-        text_source=source,  # type: ignore[arg-type]
+        text_status=text.text_status,
+        text_source=source,
         n_chars=text.n_chars,
         n_raw_detections=len(raw),
         n_deduped=len(kept),

@@ -8,9 +8,10 @@ queries can point at a dimension.
 from __future__ import annotations
 
 from layoutrag.geometry import union_box
-from layoutrag.records import BBox
 from layoutrag.samples.pagekit import GREY, Canvas
 from layoutrag.samples.vocab import Package
+
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
 
 __all__ = ["land_pattern", "package_outline", "product_view", "reflow_profile", "stability_curve"]
 

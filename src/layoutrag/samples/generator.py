@@ -25,7 +25,6 @@ from PIL import Image
 from layoutrag.errors import InputError
 from layoutrag.geometry import union_box
 from layoutrag.pdf import open_document
-from layoutrag.records import BBox
 from layoutrag.samples import drawings
 from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox
 from layoutrag.samples.queries import Facts, make_queries
@@ -41,6 +40,8 @@ from layoutrag.samples.vocab import (
     make_series,
     spec_rows,
 )
+
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
 
 __all__ = ["DocSpec", "generate_corpus", "plan_document", "render_document"]
 

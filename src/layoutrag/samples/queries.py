@@ -12,9 +12,10 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from layoutrag.records import BBox
 from layoutrag.samples.spec import DocSpec
 from layoutrag.samples.vocab import PARAM_ZH, SpecRow
+
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
 
 __all__ = ["Facts", "alter_separators", "make_queries"]
 
