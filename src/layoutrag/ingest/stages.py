@@ -37,7 +37,7 @@ from layoutrag.pdf import (
     render_page_rgb,
     text_status,
 )
-from layoutrag.records import Element, Page
+from layoutrag.records import Box, Element, Page
 
 __all__ = [
     "BUILD_VERSION",
@@ -173,10 +173,10 @@ def detect_layout(
     return LayoutArtifact(key="", pages=pages)
 
 
-def _round_box(box: Sequence[float], w: float, h: float) -> tuple[float, float, float, float]:
+def _round_box(box: Sequence[float], w: float, h: float) -> Box:
     """Round to 0.01 pt without ever leaving the page."""
     x0, y0, x1, y1 = clip(box, w, h)
-    return (round(x0, 2), round(y0, 2), min(round(x1, 2), w), min(round(y1, 2), h))
+    return Box(round(x0, 2), round(y0, 2), min(round(x1, 2), w), min(round(y1, 2), h))
 
 
 def build_page(text: PageText, layout: PageLayout, *, doc_id: str, settings: Settings) -> Page:

@@ -16,7 +16,7 @@ import pymupdf
 from layoutrag.geometry import area, intersection, union_box
 from layoutrag.ingest.layout import Detection
 from layoutrag.pdf import Span
-from layoutrag.records import BBox, Element, Word
+from layoutrag.records import BBox, Box, Element, Word
 
 __all__ = ["ORPHAN_LABEL", "assign_text", "font_of", "group_lines", "words_text"]
 
@@ -80,7 +80,7 @@ def _upright(words: Sequence[Word], rotation: int) -> list[Word]:
     for w in words:
         r = pymupdf.Rect(w.bbox_pdf) * m
         r.normalize()
-        out.append(w.model_copy(update={"bbox_pdf": (r.x0, r.y0, r.x1, r.y1)}))
+        out.append(w.model_copy(update={"bbox_pdf": Box(r.x0, r.y0, r.x1, r.y1)}))
     return out
 
 
