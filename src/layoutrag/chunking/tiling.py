@@ -45,9 +45,10 @@ def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
 
 def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
     """The slot of each box (same order) in the rectangle around all of them."""
+    boxes = [as_box(b) for b in boxes]
     n = len(boxes)
     if n <= 1:
-        return [as_box(b) for b in boxes]
+        return boxes
     inner = {
         i
         for i in range(n)
