@@ -189,8 +189,39 @@ def import_chunks(file: Path, data_root: Path, *, settings: Settings | None = No
 _TICK_QUEUE = None
 
 
-def _pool_init(queue) -> None:  # noqa: ANN001 - a multiprocessing queue proxy
+def die_with_parent(parent_pid: int) -> None:
+    """Make this (child) process die when `parent_pid` does: the kernel's parent-death signal on
+    Linux (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and everywhere a daemon thread that exits the
+    process once its parent pid changes (re-parented to init: the parent is gone). A worker left
+    behind would keep writing queued documents and race with a re-run."""
+    import os
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # no prctl: the watchdog below still works
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def _pool_init(queue, parent_pid: int) -> None:  # noqa: ANN001 - a multiprocessing queue
     global _TICK_QUEUE
+    die_with_parent(parent_pid)
     _TICK_QUEUE = queue
 
 
@@ -204,35 +235,61 @@ def _pool_worker(
     return process_document(Path(path), Path(data_root), backend=backend, settings=settings, tick=tick, sha=sha)
 
 
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Interrupted (Ctrl-C, SIGTERM): drop the queued documents and stop the running ones now,
+    instead of letting `shutdown(wait=True)` work through the whole queue."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+
+
 def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
+    import os
+    import queue as queue_mod
+
     ctx = multiprocessing.get_context("spawn")  # no model state inherited by fork
-    with ctx.Manager() as manager:
-        queue = manager.Queue()
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(queue,)
-        ) as pool:
-            futures: dict[Future, int] = {
-                pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i]): i
-                for i in todo
-            }
-            pending = set(futures)
-            while pending:
-                while not queue.empty():
-                    i, n = queue.get()
-                    bar.pages(n, i)
-                done = {f for f in pending if f.done()}
-                for f in sorted(done, key=lambda f: futures[f]):
-                    i = futures[f]
-                    try:
-                        results[i] = f.result()
-                    except Exception as e:  # a worker that died (e.g. killed by the OS)
-                        results[i] = IngestResult(
-                            path=str(files[i]), status="failed", error=f"worker crashed: {one_line(e)}"
-                        )
-                    bar.done_doc(i, 2 * page_counts[i])
-                pending -= done
-                if pending:
-                    time.sleep(0.05)
+    # a plain queue handed to each worker at its start (no Manager process that could outlive us)
+    ticks = ctx.Queue()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(ticks, os.getpid()))
+    try:
+        futures: dict[Future, int] = {
+            pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i]): i for i in todo
+        }
+        pending = set(futures)
+        while pending:
+            while True:
+                try:
+                    i, n = ticks.get_nowait()
+                except queue_mod.Empty:
+                    break
+                bar.pages(n, i)
+            done = {f for f in pending if f.done()}
+            for f in sorted(done, key=lambda f: futures[f]):
+                i = futures[f]
+                try:
+                    results[i] = f.result()
+                except Exception as e:  # a worker that died (e.g. killed by the OS)
+                    results[i] = IngestResult(
+                        path=str(files[i]), status="failed", error=f"worker crashed: {one_line(e)}"
+                    )
+                bar.done_doc(i, 2 * page_counts[i])
+            pending -= done
+            if pending:
+                time.sleep(0.05)
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        ticks.close()
+        ticks.cancel_join_thread()
 
 
 class _Progress:

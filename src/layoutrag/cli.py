@@ -108,6 +108,9 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
                 _fail(e, input_error_code)
             except LayoutragError as e:
                 _fail(e)
+            except KeyboardInterrupt:  # Ctrl-C, or SIGTERM during a write command (see _sigterm_stops)
+                err.print("[red]error:[/red] interrupted", highlight=False, markup=True)
+                raise typer.Exit(130) from None
             except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
                 _quiet_exit()
             except ModuleNotFoundError as e:
@@ -122,6 +125,20 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
     return register
 
 
+def _sigterm_stops() -> None:
+    """SIGTERM stops a write command like Ctrl-C: a KeyboardInterrupt in the main thread, so the
+    orchestrator stops its workers (they also die with this process) and nothing half-done goes
+    live (every artifact is written atomically)."""
+    import signal
+    import threading
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
+
+
 # --------------------------------------------------------------------------- ingest (issue 2)
 @command()
 def ingest(
@@ -134,6 +151,7 @@ def ingest(
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
     from layoutrag.service import LayoutRAG
 
+    _sigterm_stops()
     s = _settings()
     built = LayoutRAG(_data(data, s), settings=s).ingest(
         paths, layout=layout, jobs=jobs, progress=True, index=not no_index
@@ -208,6 +226,7 @@ def import_chunks(
     """Index chunk records made elsewhere; bad lines are reported and skipped."""
     from layoutrag.service import LayoutRAG
 
+    _sigterm_stops()
     s = _settings()
     built = LayoutRAG(_data(data, s), settings=s).import_chunks(file, progress=True)
     for line_no, reason in built.problems:
@@ -220,6 +239,7 @@ def index(data: DataOpt = None) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
     from layoutrag.service import LayoutRAG
 
+    _sigterm_stops()
     s = _settings()
     console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
 

@@ -1,0 +1,95 @@
+"""Faults found by fault injection (issue #18), each kept as a reproduction on generated PDFs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pdf_factory import add_table_page, add_two_column_page
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _make_pdfs(folder: Path, n: int, tag: str = "doc") -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i in range(n):
+        doc = pymupdf.open()
+        add_table_page(doc)
+        add_two_column_page(doc)
+        doc.set_metadata({"title": f"{tag} {i}"})  # different content -> different ids
+        p = folder / f"{tag}{i}.pdf"
+        doc.save(p)
+        out.append(p)
+    return out
+
+
+# --------------------------------------------------------------------------- 1. orphaned workers
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out.update(int(x) for x in (task / "children").read_text().split())
+        except OSError:
+            pass
+    return out
+
+
+def _descendants(pid: int) -> set[int]:
+    seen: set[int] = set()
+    todo = [pid]
+    while todo:
+        for c in _children(todo.pop()):
+            if c not in seen:
+                seen.add(c)
+                todo.append(c)
+    return seen
+
+
+def _alive(pid: int) -> bool:
+    """Running (not gone, not a zombie waiting for a reaper)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+def test_killed_ingest_leaves_no_workers(tmp_path: Path, sig: signal.Signals) -> None:
+    _make_pdfs(tmp_path / "in", 6)
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "layoutrag.cli", "ingest", str(tmp_path / "in"), "--data", str(data),
+           "--jobs", "2", "--no-index"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 180
+        kids: set[int] = set()
+        while time.monotonic() < deadline and proc.poll() is None:
+            kids = _descendants(proc.pid)
+            if len(kids) >= 2 and list(data.glob("docs/*/source.pdf")):  # workers are up and working
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the ingest finished before it could be killed"
+        kids |= _descendants(proc.pid)
+        os.kill(proc.pid, sig)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(k) for k in kids):
+            time.sleep(0.1)
+        left = [k for k in kids if _alive(k)]
+        assert not left, f"processes left running after {sig.name}: {left}"
+        if sig == signal.SIGTERM:
+            assert proc.returncode == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
