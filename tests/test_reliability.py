@@ -93,3 +93,28 @@ def test_killed_ingest_leaves_no_workers(tmp_path: Path, sig: signal.Signals) ->
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# --------------------------------------------------------------------------- --jobs is capped
+def test_jobs_capped_by_cores_and_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from layoutrag import build
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(build, "_available_memory_mb", lambda: 24_000)
+    assert build.cap_jobs(8)[0] == 2 and "capped to 2" in (build.cap_jobs(8)[1] or "")
+    assert build.cap_jobs(2) == (2, None)
+    assert build.cap_jobs(1) == (1, None)
+    monkeypatch.setattr(build, "_available_memory_mb", lambda: 1_000)  # less than one worker's peak
+    n, note = build.cap_jobs(2)
+    assert n == 1 and note and "GB available" in note
+
+
+def test_cli_notes_capped_jobs(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+
+    pdf = _make_pdfs(tmp_path / "in", 1)[0]
+    r = CliRunner().invoke(app, ["ingest", str(pdf), "--data", str(tmp_path / "d"), "--jobs", "512", "--no-index"])
+    assert r.exit_code == 0, r.output
+    assert "note: --jobs 512 capped to" in r.output

@@ -45,6 +45,7 @@ class BuildResult:
     index: Any = None  # layoutrag.index.store.IndexStats when the index was built
     problems: list[tuple[int, str]] = field(default_factory=list)  # import-chunks: bad lines
     imported: int = 0  # import-chunks: chunks stored
+    notes: list[str] = field(default_factory=list)  # one line each, for the user (e.g. --jobs capped)
 
     @property
     def failed(self) -> list[IngestResult]:
@@ -82,6 +83,34 @@ def process_document(
 
 
 # --------------------------------------------------------------------------- batch
+WORKER_MEMORY_MB = 1200  # a worker's peak RSS on an OCR page (README, Benchmarks: 1,178 MB)
+
+
+def cap_jobs(jobs: int) -> tuple[int, str | None]:
+    """`jobs` capped by the cores and by the memory available (one worker per WORKER_MEMORY_MB);
+    the note says why when it was capped."""
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    mem_mb = _available_memory_mb()
+    by_mem = max(1, mem_mb // WORKER_MEMORY_MB) if mem_mb else jobs
+    n = max(1, min(jobs, cores, by_mem))
+    if n >= jobs:
+        return max(1, jobs), None
+    why = f"{cores} cores" + (f", {mem_mb / 1024:.1f} GB available at ~{WORKER_MEMORY_MB / 1024:.1f} GB a worker" if mem_mb else "")
+    return n, f"--jobs {jobs} capped to {n} ({why})"
+
+
+def _available_memory_mb() -> int | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def ingest_and_chunk(
     paths: Sequence[Path],
     data_root: Path,
@@ -93,8 +122,10 @@ def ingest_and_chunk(
 ) -> list[IngestResult]:
     """Ingest and chunk every PDF in `paths` (files or folders) into `data_root`; one result per
     input file, in input order. Writes ``ingest-report.json``. Never raises for a bad document.
-    `settings` None: the defaults and the environment (`load_settings()`)."""
+    `settings` None: the defaults and the environment (`load_settings()`). `jobs` is capped by the
+    cores and the memory available (:func:`cap_jobs`)."""
     settings = settings or load_settings()
+    jobs, _ = cap_jobs(jobs)
     backend = layout or settings.layout.layout_backend
     if backend not in BACKENDS:
         raise InputError(f"unknown layout backend {backend!r}; valid: {', '.join(BACKENDS)}")
@@ -164,9 +195,10 @@ def build(
 ) -> BuildResult:
     """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation."""
     settings = settings or load_settings()
+    jobs, note = cap_jobs(jobs)
     results = ingest_and_chunk(paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress)
     stats = reindex(data_root, settings=settings, progress=progress) if index else None
-    return BuildResult(results=results, index=stats)
+    return BuildResult(results=results, index=stats, notes=[note] if note else [])
 
 
 def reindex(data_root: Path, *, settings: Settings | None = None, progress: bool = False, require_documents: bool = False):  # noqa: ANN201

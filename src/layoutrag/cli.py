@@ -156,6 +156,8 @@ def ingest(
     built = LayoutRAG(_data(data, s), settings=s).ingest(
         paths, layout=layout, jobs=jobs, progress=True, index=not no_index
     )
+    for note in built.notes:
+        err.print(f"note: {note}", highlight=False, markup=False)
     results = built.results
     failed = built.failed
     for r in failed:
