@@ -118,3 +118,27 @@ def test_cli_notes_capped_jobs(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["ingest", str(pdf), "--data", str(tmp_path / "d"), "--jobs", "512", "--no-index"])
     assert r.exit_code == 0, r.output
     assert "note: --jobs 512 capped to" in r.output
+
+
+# --------------------------------------------------------------------------- 2. undecodable names
+@pytest.mark.skipif(sys.platform != "linux", reason="needs a filesystem that takes any bytes")
+def test_non_utf8_file_name_is_reported_escaped_and_ingested(tmp_path: Path) -> None:
+    import json
+
+    from layoutrag.build import ingest_and_chunk
+
+    folder = tmp_path / "in"
+    good = _make_pdfs(folder, 1, "good")[0]
+    doc = pymupdf.open()
+    add_table_page(doc)
+    doc.set_metadata({"title": "latin1"})
+    bad = os.fsencode(folder) + b"/latin1-\xe9\xff.pdf"
+    with open(bad, "wb") as f:  # a bytes path: no decoding involved
+        f.write(doc.tobytes())
+    data = tmp_path / "data"
+    results = ingest_and_chunk([folder], data, layout="pymupdf", progress=False)
+    assert [r.status for r in results] == ["ok", "ok"], [r.error for r in results]
+    report = json.loads((data / "ingest-report.json").read_text(encoding="utf-8"))
+    paths = [r["path"] for r in report]
+    assert any(p.endswith("latin1-\\xe9\\xff.pdf") for p in paths), paths
+    assert any(p.endswith(good.name) for p in paths)

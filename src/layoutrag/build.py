@@ -34,7 +34,7 @@ from layoutrag.ingest.pipeline import collect_pdfs, ingest_document
 from layoutrag.ingest.stages import Tick, file_sha256, one_line
 from layoutrag.pdf import page_count
 from layoutrag.records import Document, IngestResult
-from layoutrag.storage import DataDir, atomic_write_text
+from layoutrag.storage import DataDir, atomic_write_text, path_text
 
 __all__ = ["BuildResult", "build", "chunk_document", "import_chunks", "ingest_and_chunk", "process_document", "reindex"]
 
@@ -150,10 +150,10 @@ def ingest_and_chunk(
         shas[i] = sha
         if sha and sha in first_by_sha:
             results[i] = IngestResult(
-                path=str(f),
+                path=path_text(f),
                 doc_id=sha[:16],
                 status="skipped",
-                error=f"same content as {files[first_by_sha[sha]].name}",
+                error=f"same content as {path_text(files[first_by_sha[sha]].name)}",
             )
             continue
         if sha:
@@ -308,7 +308,7 @@ def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar
                     results[i] = f.result()
                 except Exception as e:  # a worker that died (e.g. killed by the OS)
                     results[i] = IngestResult(
-                        path=str(files[i]), status="failed", error=f"worker crashed: {one_line(e)}"
+                        path=path_text(files[i]), status="failed", error=f"worker crashed: {one_line(e)}"
                     )
                 bar.done_doc(i, 2 * page_counts[i])
             pending -= done

@@ -30,7 +30,7 @@ from PIL import Image
 from layoutrag.config import Settings
 from layoutrag.errors import DocumentError, NotFoundError
 from layoutrag.records import BBox, Box, Document, Word
-from layoutrag.storage import DataDir, atomic_write_bytes
+from layoutrag.storage import DataDir, atomic_write_bytes, path_text
 
 __all__ = [
     "PdfPage",
@@ -77,7 +77,7 @@ def open_pdf(path: Path, settings: Settings) -> pymupdf.Document:
     if size > settings.limits.max_file_mb * 1024 * 1024:
         raise DocumentError(f"file is {size / 1048576:.1f} MB, over the limit of {settings.limits.max_file_mb:g} MB")
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = _open(path, filetype="pdf")
     except Exception as e:  # MuPDF raises several types for broken files
         raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
     if doc.needs_pass:
@@ -163,7 +163,7 @@ def render_page_rgb(page: pymupdf.Page, dpi: int) -> np.ndarray:
 def page_count(path: Path) -> int:
     """Pages of a PDF (for a progress bar); 0 when it cannot be read (its ingest will say why)."""
     try:
-        with pymupdf.open(path) as d:
+        with _open(path) as d:
             return d.page_count if not d.needs_pass else 0
     except Exception:
         return 0
@@ -173,9 +173,20 @@ def open_document(path: Path) -> pymupdf.Document:
     """Open a stored or given PDF to read it (no limits: it was checked when ingested); a file that
     is not a readable PDF is a :class:`DocumentError` with a one-line reason."""
     try:
-        return pymupdf.open(path)
+        return _open(path)
     except Exception as e:
         raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
+
+
+def _open(path: Path, filetype: str | None = None) -> pymupdf.Document:
+    """`pymupdf.open` for any file name: MuPDF takes names as UTF-8, so a name with bytes that do
+    not decode (kept by Python as lone surrogates) is opened from its bytes instead (files are at
+    most `max_file_mb`)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return pymupdf.open(stream=Path(path).read_bytes(), filetype=filetype or "pdf")
+    return pymupdf.open(path, filetype=filetype) if filetype else pymupdf.open(path)
 
 
 def render_page_image(page: pymupdf.Page, *, dpi: int | None = None, scale: float | None = None) -> Image.Image:
@@ -203,7 +214,7 @@ def write_page_png(doc: pymupdf.Document, page: int, dpi: int, out: Path) -> Non
 
 
 def _one_line(e: BaseException) -> str:
-    msg = str(e).strip().splitlines()
+    msg = path_text(str(e)).strip().splitlines()
     return (msg[0] if msg else type(e).__name__)[:200]
 
 

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from layoutrag.errors import InputError, NotFoundError
 
-__all__ = ["ID_RE", "DataDir", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
+__all__ = ["ID_RE", "DataDir", "path_text", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -39,6 +39,13 @@ def check_id(value: str, what: str = "id") -> str:
     if not isinstance(value, str) or not ID_RE.match(value) or ".." in value:
         raise NotFoundError(f"unknown {what}: {value[:80]!r}")
     return value
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as text that is always valid UTF-8: bytes the file system gave that do not decode
+    (Python keeps them as lone surrogates) are written as backslash escapes (`\\xe9`), so a report
+    or a record can always be serialised."""
+    return os.fspath(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

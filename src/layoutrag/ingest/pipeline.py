@@ -53,7 +53,7 @@ from layoutrag.ingest.stages import (
 )
 from layoutrag.pdf import open_pdf
 from layoutrag.records import Document, IngestResult
-from layoutrag.storage import DataDir, atomic_write_json
+from layoutrag.storage import DataDir, atomic_write_json, path_text
 
 __all__ = ["collect_pdfs", "ingest_document"]
 
@@ -109,7 +109,7 @@ def ingest_document(
     hashes every file to find duplicates); it is computed here otherwise."""
     tick = tick or (lambda _n: None)
     data = DataDir(data_root)
-    result = IngestResult(path=str(path), status="failed")
+    result = IngestResult(path=path_text(path), status="failed")
     try:
         if not path.is_file():
             raise DocumentError("no such file")
@@ -189,8 +189,8 @@ def _ingest_open(
     ]
     document = Document(
         doc_id=doc_id,
-        source_pdf=str(path),
-        file_name=path.name,
+        source_pdf=path_text(path),
+        file_name=path_text(path.name),
         sha256=sha,
         n_pages=pdf.page_count,
         layout_backend=backend,

@@ -38,6 +38,7 @@ from layoutrag.pdf import (
     text_status,
 )
 from layoutrag.records import Box, Element, Page
+from layoutrag.storage import path_text
 
 __all__ = [
     "BUILD_VERSION",
@@ -105,7 +106,7 @@ Tick = Callable[[int], None]
 
 
 def one_line(e: BaseException) -> str:
-    text = str(e).strip()
+    text = path_text(str(e)).strip()  # a message quoting an undecodable file name stays valid UTF-8
     line = text.splitlines()[0] if text else type(e).__name__
     return line[:300]
 
