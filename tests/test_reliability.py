@@ -142,3 +142,19 @@ def test_non_utf8_file_name_is_reported_escaped_and_ingested(tmp_path: Path) -> 
     paths = [r["path"] for r in report]
     assert any(p.endswith("latin1-\\xe9\\xff.pdf") for p in paths), paths
     assert any(p.endswith(good.name) for p in paths)
+
+
+# --------------------------------------------------------------------------- FIFOs, dangling links
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifo_and_dangling_symlink_are_reported(tmp_path: Path) -> None:
+    from layoutrag.build import ingest_and_chunk
+
+    folder = tmp_path / "in"
+    _make_pdfs(folder, 1, "good")
+    os.mkfifo(folder / "pipe.pdf")
+    (folder / "gone.pdf").symlink_to(folder / "missing-target.pdf")
+    results = ingest_and_chunk([folder], tmp_path / "data", layout="pymupdf", progress=False)
+    by_name = {Path(r.path).name: r for r in results}
+    assert by_name["good0.pdf"].status == "ok"
+    assert by_name["pipe.pdf"].status == "failed" and "FIFO" in (by_name["pipe.pdf"].error or "")
+    assert by_name["gone.pdf"].status == "failed" and "broken symbolic link" in (by_name["gone.pdf"].error or "")

@@ -162,6 +162,8 @@ def render_page_rgb(page: pymupdf.Page, dpi: int) -> np.ndarray:
 
 def page_count(path: Path) -> int:
     """Pages of a PDF (for a progress bar); 0 when it cannot be read (its ingest will say why)."""
+    if not Path(path).is_file():  # a FIFO would block the open
+        return 0
     try:
         with _open(path) as d:
             return d.page_count if not d.needs_pass else 0

@@ -55,19 +55,36 @@ from layoutrag.pdf import open_pdf
 from layoutrag.records import Document, IngestResult
 from layoutrag.storage import DataDir, atomic_write_json, path_text
 
-__all__ = ["collect_pdfs", "ingest_document"]
+__all__ = ["collect_pdfs", "ingest_document", "not_a_file"]
 
 
 def collect_pdfs(paths: Sequence[Path]) -> list[Path]:
-    """Files as given, folders expanded to their ``*.pdf`` files (recursive, sorted)."""
+    """Files as given, folders expanded to their ``*.pdf`` entries (recursive, sorted). An entry
+    named ``*.pdf`` that is not a regular file (a FIFO, a socket, a dangling symlink) is kept, so
+    its ingest reports why it was not read instead of it being skipped silently."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() == ".pdf"))
+            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() == ".pdf" and not f.is_dir()))
         else:
             out.append(p)
     return out
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why `path` cannot be read as a PDF file (None when it is a regular file)."""
+    if path.is_file():
+        return None
+    if path.is_symlink() and not path.exists():
+        return "broken symbolic link (its target does not exist)"
+    if not path.exists():
+        return "no such file"
+    if path.is_fifo():
+        return "not a regular file (a FIFO / named pipe)"
+    if path.is_dir():
+        return "is a directory"
+    return "not a regular file (a socket or device)"
 
 
 def _load_current(data: DataDir, doc_id: str, key: str) -> Document | None:
@@ -111,8 +128,8 @@ def ingest_document(
     data = DataDir(data_root)
     result = IngestResult(path=path_text(path), status="failed")
     try:
-        if not path.is_file():
-            raise DocumentError("no such file")
+        if (why := not_a_file(path)) is not None:
+            raise DocumentError(why)
         sha = sha or file_sha256(path)
         doc_id = sha[:16]
         result.doc_id = doc_id
