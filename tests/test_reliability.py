@@ -158,3 +158,73 @@ def test_fifo_and_dangling_symlink_are_reported(tmp_path: Path) -> None:
     assert by_name["good0.pdf"].status == "ok"
     assert by_name["pipe.pdf"].status == "failed" and "FIFO" in (by_name["pipe.pdf"].error or "")
     assert by_name["gone.pdf"].status == "failed" and "broken symbolic link" in (by_name["gone.pdf"].error or "")
+
+
+# --------------------------------------------------------------------------- 3/4. huge pages
+def _huge_pdf(path: Path, side: float) -> Path:
+    """One square page of `side` points with a heading and a few paragraphs, scaled to the page."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=side, height=side)
+    k = side / 612
+    page.insert_text((50 * k, 70 * k), "1. Electrical characteristics", fontsize=15 * k, fontname="hebo")
+    body = "The oscillator provides a stable reference clock with low jitter and low power at 26 MHz."
+    for i in range(4):
+        r = pymupdf.Rect(50 * k, (100 + 60 * i) * k, 560 * k, (150 + 60 * i) * k)
+        page.insert_textbox(r, f"{body} Paragraph {i} for a {side:.0f} pt page.", fontsize=9 * k)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc.set_metadata({"title": f"huge {side:.0f}"})
+    doc.save(path)
+    return path
+
+
+def test_render_dpi_fits_the_pixel_budget() -> None:
+    from layoutrag.pdf import MAX_RENDER_PIXELS, render_dpi_for_size
+
+    assert render_dpi_for_size(612, 792, 200) == 200  # ordinary pages are untouched
+    for side in (4700, 6000, 14000, 14400):
+        d = render_dpi_for_size(side, side, 200)
+        assert d < 200 and (side * d / 72 + 1) ** 2 <= MAX_RENDER_PIXELS
+    assert render_dpi_for_size(14400, 10, 200) == 200  # a long thin strip has few pixels
+
+
+def test_huge_pages_ingest_with_evidence_and_serve(tmp_path: Path) -> None:
+    import warnings
+
+    from fastapi.testclient import TestClient
+    from PIL import Image
+
+    from layoutrag.build import build
+    from layoutrag.config import load_settings
+    from layoutrag.ingest.show import show_page
+    from layoutrag.pdf import MAX_RENDER_PIXELS
+    from layoutrag.serve.api import create_app
+    from layoutrag.storage import DataDir
+
+    pdfs = [_huge_pdf(tmp_path / "in" / f"huge{side}.pdf", side) for side in (4700, 6000, 14000)]
+    data = tmp_path / "data"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        built = build(pdfs, data, layout="pymupdf", progress=False)
+    assert [r.status for r in built.results] == ["ok"] * 3, [r.error for r in built.results]
+    assert not [w for w in caught if "DecompressionBomb" in w.category.__name__], [str(w.message) for w in caught]
+    dd = DataDir(data)
+    client = TestClient(create_app(data, settings=load_settings()))
+    for r in built.results:
+        assert r.doc_id
+        chunks = json_chunks(dd, r.doc_id)
+        assert chunks and all(c["evidence_image"] for c in chunks), r.path
+        resp = client.get(f"/api/documents/{r.doc_id}/pages/1.png")
+        assert resp.status_code == 200, resp.text
+        import io
+
+        with Image.open(io.BytesIO(resp.content)) as im:
+            assert im.width * im.height <= MAX_RENDER_PIXELS
+    out = tmp_path / "show.png"
+    show_page(built.results[2].doc_id or "", page=1, out=out, data=data, settings=load_settings())
+    assert out.stat().st_size > 0
+
+
+def json_chunks(dd, doc_id: str) -> list[dict]:  # noqa: ANN001
+    import json
+
+    return json.loads(dd.chunks_json(doc_id).read_text(encoding="utf-8"))["chunks"]
