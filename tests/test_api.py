@@ -303,6 +303,19 @@ def test_api_key_is_required_when_set(served_data: Path, monkeypatch: pytest.Mon
     assert get(keyed, "/").status_code == 200  # the UI shell carries no data; it asks for the key
 
 
+def test_api_key_cookie_beside_odd_cookies(served_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another site's cookies with a space or JSON in the value must not hide the UI's key."""
+    monkeypatch.setenv("LAYOUTRAG_API_KEY", "s3cret-key")
+    keyed = create_app(served_data)
+    for header in (
+        'prefs={"theme": "dark"}; layoutrag_key=s3cret-key',
+        "greeting=hello world; layoutrag_key=s3cret-key",
+        'layoutrag_key=s3cret-key; other="a b"; x={"y":[1,2]}',
+    ):
+        assert get(keyed, "/api/documents", headers={"Cookie": header}).status_code == 200, header
+    assert_clean_error(get(keyed, "/api/documents", headers={"Cookie": "greeting=hello world; layoutrag_key=no"}), 401)
+
+
 def test_missing_index_is_503(tmp_path: Path) -> None:
     empty = create_app(tmp_path / "nothing-here")
     assert_clean_error(get(empty, "/api/search", params={"q": "frequency"}), 503)

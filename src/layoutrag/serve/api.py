@@ -24,7 +24,6 @@ import os
 import re
 import threading
 from collections import Counter
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import unquote
@@ -35,6 +34,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from layoutrag.config import Settings, load_settings
@@ -98,14 +98,12 @@ class GuardMiddleware:
             elif name == b"authorization" and value[:7].lower() == b"bearer ":
                 given = value[7:]
             elif name == b"cookie" and not given:
-                cookie: SimpleCookie = SimpleCookie()
-                try:
-                    cookie.load(value.decode("latin-1"))
-                except Exception:  # a malformed cookie header is just "no key"
-                    continue
-                if "layoutrag_key" in cookie:
+                # Starlette's lenient parser: another site's cookie holding a space or JSON does not
+                # hide ours (SimpleCookie drops the whole header on such a value)
+                cookies = cookie_parser(value.decode("latin-1"))
+                if "layoutrag_key" in cookies:
                     # the UI stores the key URI-encoded (encodeURIComponent)
-                    given = unquote(cookie["layoutrag_key"].value).encode("utf-8", "replace")
+                    given = unquote(cookies["layoutrag_key"]).encode("utf-8", "replace")
         return hmac.compare_digest(given.strip(), self.api_key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
