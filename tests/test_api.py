@@ -356,3 +356,42 @@ def test_demo_second_run_reuses_everything(tmp_path: Path) -> None:
     assert {p.name: p.read_bytes() for p in (data / "samples").glob("*.pdf")} == pdf_bytes
     hits = get(create_app(data), "/api/search", params={"q": "frequency", "k": 3}).json()["hits"]
     assert hits
+
+
+# --------------------------------------------------------------------------- HTTP conformance (#18.11)
+def test_405_carries_allow(app) -> None:
+    r = call(app, "POST", "/api/search", params={"q": "frequency"})
+    assert r.status_code == 405 and r.headers.get("allow") == "GET"
+    assert call(app, "DELETE", "/api/health").headers.get("allow") == "GET"
+
+
+def test_openapi_declares_errors_and_block_types(app) -> None:
+    schema = get(app, "/openapi.json").json()
+    paths = schema["paths"]
+    for path in (
+        "/api/chunks/{chunk_id}",
+        "/api/chunks/{chunk_id}/evidence.png",
+        "/api/documents/{doc_id}",
+        "/api/documents/{doc_id}/pages/{page}.png",
+        "/api/documents/{doc_id}/pdf",
+        "/api/search",
+    ):
+        assert "404" in paths[path]["get"]["responses"], path
+    assert "image/png" in paths["/api/documents/{doc_id}/pages/{page}.png"]["get"]["responses"]["200"]["content"]
+    param = next(p for p in paths["/api/search"]["get"]["parameters"] if p["name"] == "type")
+    values = param["schema"]["anyOf"][0]["enum"]
+    assert "table" in values and "figure" in values
+    for value in values:  # every value the schema allows is accepted
+        assert get(app, "/api/search", params={"q": "frequency", "k": 1, "type": value}).status_code == 200, value
+
+
+def test_trailing_slash_does_not_echo_host(app) -> None:
+    r = get(app, "/api/search/", params={"q": "frequency"}, headers={"Host": "evil.example"})
+    assert r.status_code == 404
+    assert "evil.example" not in r.headers.get("location", "")
+
+
+def test_unsearchable_but_schema_valid_query_has_no_hits(app) -> None:
+    r = get(app, "/api/search", params={"q": "\U0003bc20"})  # an unassigned code point: nothing to match
+    assert r.status_code == 200 and r.json()["hits"] == []
+    assert get(app, "/api/answer", params={"q": "\U0003bc20"}).status_code == 200

@@ -166,6 +166,18 @@ class LayoutRAG:
         """The distinct block types of the indexed chunks, sorted (from the chunk table)."""
         return sorted(set(self._index.table.block_types))
 
+    def block_type_values(self) -> list[str]:
+        """Every value the block-type filter accepts now (ingest's types, the index's, and their
+        components); ingest's alone when there is no index yet."""
+        from layoutrag.errors import IndexMissingError
+        from layoutrag.index.query import block_type_values
+
+        try:
+            types = list(self._index.table.block_types)
+        except IndexMissingError:
+            types = []
+        return block_type_values(types)
+
     def cards(self) -> list[DocumentCard]:
         return list(self._index.cards.values())
 
