@@ -228,3 +228,26 @@ def json_chunks(dd, doc_id: str) -> list[dict]:  # noqa: ANN001
     import json
 
     return json.loads(dd.chunks_json(doc_id).read_text(encoding="utf-8"))["chunks"]
+
+
+# --------------------------------------------------------------------------- 8. no local paths served
+def test_source_pdf_is_the_name_under_the_ingested_folder(tmp_path: Path) -> None:
+    import json
+
+    from layoutrag.service import LayoutRAG
+
+    root = tmp_path / "secret-home" / "datasheets"
+    nested = _make_pdfs(root / "crystals", 1, "xtal")[0]
+    single = _make_pdfs(tmp_path / "elsewhere", 1, "single")[0]
+    data = tmp_path / "data"
+    idx = LayoutRAG(data)
+    built = idx.ingest([root, single])
+    assert [r.status for r in built.results] == ["ok", "ok"]
+    served = {c.source_pdf for c in idx.chunks()}
+    assert served == {"crystals/xtal0.pdf", "single0.pdf"}
+    for hit in idx.search("oscillator reference clock", top_k=5):
+        assert not Path(hit.source_pdf).is_absolute() and "secret-home" not in hit.model_dump_json()
+    report = json.loads((data / "ingest-report.json").read_text(encoding="utf-8"))
+    assert {r["path"] for r in report} == {str(nested), str(single)}  # the local report keeps the path
+    doc = idx.document(built.results[0].doc_id or "")
+    assert doc.source_path == str(nested) and doc.source_pdf == "crystals/xtal0.pdf"

@@ -30,7 +30,7 @@ from layoutrag.config import Settings, load_settings
 from layoutrag.errors import DocumentError, InputError, LayoutragError
 from layoutrag.ingest.dedup import dedup
 from layoutrag.ingest.layout import BACKENDS
-from layoutrag.ingest.pipeline import collect_pdfs, ingest_document
+from layoutrag.ingest.pipeline import collect_sources, ingest_document
 from layoutrag.ingest.stages import Tick, file_sha256, one_line
 from layoutrag.pdf import page_count
 from layoutrag.records import Document, IngestResult
@@ -66,11 +66,20 @@ def chunk_document(doc: Document, data: DataDir, settings: Settings) -> int:
 
 
 def process_document(
-    path: Path, data_root: Path, *, backend: str, settings: Settings, tick: Tick | None = None, sha: str | None = None
+    path: Path,
+    data_root: Path,
+    *,
+    backend: str,
+    settings: Settings,
+    tick: Tick | None = None,
+    sha: str | None = None,
+    name: str | None = None,
 ) -> IngestResult:
     """Ingest then chunk one PDF. Never raises: failures come back as ``status="failed"``."""
     t0 = time.perf_counter()
-    result, document = ingest_document(path, data_root, backend=backend, settings=settings, tick=tick, sha=sha)
+    result, document = ingest_document(
+        path, data_root, backend=backend, settings=settings, tick=tick, sha=sha, name=name
+    )
     if document is not None and result.status != "failed":
         status, result.status = result.status, "failed"
         try:
@@ -130,7 +139,9 @@ def ingest_and_chunk(
     if backend not in BACKENDS:
         raise InputError(f"unknown layout backend {backend!r}; valid: {', '.join(BACKENDS)}")
     dedup([], settings.layout.dedup_strategy)  # validates the strategy name before any work
-    files = collect_pdfs(list(paths))
+    sources = collect_sources(list(paths))
+    files = [f for f, _ in sources]
+    names = [n for _, n in sources]
     if not files:
         raise InputError("no PDF files found in the given paths")
     data = DataDir(data_root)
@@ -173,10 +184,11 @@ def ingest_and_chunk(
                     settings=settings,
                     tick=tick,
                     sha=shas[i],
+                    name=names[i],
                 )
                 bar.done_doc(i, 2 * page_counts[i])
         else:
-            _run_pool(files, shas, todo, page_counts, data.root, backend, settings, jobs, bar, results)
+            _run_pool(files, shas, names, todo, page_counts, data.root, backend, settings, jobs, bar, results)
 
     final = [r for r in results if r is not None]
     atomic_write_text(data.report, "[\n" + ",\n".join(r.model_dump_json() for r in final) + "\n]\n")
@@ -258,13 +270,15 @@ def _pool_init(queue, parent_pid: int) -> None:  # noqa: ANN001 - a multiprocess
 
 
 def _pool_worker(
-    index: int, path: str, data_root: str, backend: str, settings: Settings, sha: str | None
+    index: int, path: str, data_root: str, backend: str, settings: Settings, sha: str | None, name: str
 ) -> IngestResult:
     def tick(n: int) -> None:
         if n and _TICK_QUEUE is not None:
             _TICK_QUEUE.put((index, n))
 
-    return process_document(Path(path), Path(data_root), backend=backend, settings=settings, tick=tick, sha=sha)
+    return process_document(
+        Path(path), Path(data_root), backend=backend, settings=settings, tick=tick, sha=sha, name=name
+    )
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -281,7 +295,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
             proc.kill()
 
 
-def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
+def _run_pool(files, shas, names, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
     import os
     import queue as queue_mod
 
@@ -291,7 +305,8 @@ def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(ticks, os.getpid()))
     try:
         futures: dict[Future, int] = {
-            pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i]): i for i in todo
+            pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i], names[i]): i
+            for i in todo
         }
         pending = set(futures)
         while pending:

@@ -262,12 +262,15 @@ def _one_line(e: BaseException) -> str:
 
 
 def source_pdf_path(doc: Document, data: DataDir | None) -> Path | None:
-    """The document's PDF: the copy in the data dir, else the path it was ingested from; None when
-    neither is there (imported chunks, a moved file)."""
+    """The document's PDF: the copy in the data dir, else the absolute path it was ingested from;
+    None when neither is there (imported chunks, a moved file)."""
     if data is not None and data.source_pdf(doc.doc_id).is_file():
         return data.source_pdf(doc.doc_id)
-    q = Path(doc.source_pdf) if doc.source_pdf else None
-    return q if q is not None and q.is_file() else None
+    for given in (doc.source_path, doc.source_pdf):
+        q = Path(given) if given else None
+        if q is not None and q.is_absolute() and q.is_file():
+            return q
+    return None
 
 
 class PdfPage:

@@ -55,7 +55,7 @@ from layoutrag.pdf import open_pdf
 from layoutrag.records import Document, IngestResult
 from layoutrag.storage import DataDir, atomic_write_json, path_text
 
-__all__ = ["collect_pdfs", "ingest_document", "not_a_file"]
+__all__ = ["absolute_path", "collect_pdfs", "collect_sources", "ingest_document", "not_a_file"]
 
 
 def collect_pdfs(paths: Sequence[Path]) -> list[Path]:
@@ -70,6 +70,24 @@ def collect_pdfs(paths: Sequence[Path]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def collect_sources(paths: Sequence[Path]) -> list[tuple[Path, str]]:
+    """:func:`collect_pdfs` with the name each file is served under: its path relative to the folder
+    given (posix separators), or its file name when the file itself was given."""
+    out: list[tuple[Path, str]] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend((f, path_text(f.relative_to(p).as_posix())) for f in collect_pdfs([p]))
+        else:
+            out.append((p, path_text(p.name)))
+    return out
+
+
+def absolute_path(path: Path) -> str:
+    """The absolute path as given (symlinks not resolved), as valid UTF-8 text."""
+    return path_text(os.path.abspath(path))
 
 
 def not_a_file(path: Path) -> str | None:
@@ -117,13 +135,16 @@ def ingest_document(
     settings: Settings,
     tick: Tick | None = None,
     sha: str | None = None,
+    name: str | None = None,
 ) -> tuple[IngestResult, Document | None]:
     """Ingest one PDF. Never raises: failures come back as ``status="failed"`` with a one-line reason.
     Returns the result (``ok``, or ``skipped`` when the stored document is current) and the document
     (None when there is none to chunk).
 
     `sha` is the file's content hash when the caller has already computed it (the orchestrator
-    hashes every file to find duplicates); it is computed here otherwise."""
+    hashes every file to find duplicates); it is computed here otherwise. `name` is what the
+    document's hits show as `source_pdf` (default: the file name); the absolute path is kept in
+    `Document.source_path`, which is never served."""
     tick = tick or (lambda _n: None)
     data = DataDir(data_root)
     result = IngestResult(path=path_text(path), status="failed")
@@ -134,7 +155,12 @@ def ingest_document(
         doc_id = sha[:16]
         result.doc_id = doc_id
         key = document_key(sha, backend, settings)
+        name = name or path_text(path.name)
         current = _load_current(data, doc_id, key)
+        if current is not None and (current.source_path, current.source_pdf) != (absolute_path(path), name):
+            # the same content under another path: the record follows the file
+            current = current.model_copy(update={"source_path": absolute_path(path), "source_pdf": name})
+            atomic_write_json(data.document_json(doc_id), current)
         if current is not None:
             tick(2 * current.n_pages)
             result.pages = current.n_pages
@@ -143,7 +169,7 @@ def ingest_document(
             return result, current
         with open_pdf(path, settings) as pdf:
             document = _ingest_open(
-                pdf, path, sha, doc_id, data, backend=backend, settings=settings, tick=tick
+                pdf, path, sha, doc_id, data, backend=backend, settings=settings, tick=tick, name=name
             )
         result.pages, result.elements = document.n_pages, sum(len(p.elements) for p in document.pages)
         bad = [p for p in document.pages if p.error]
@@ -173,6 +199,7 @@ def _ingest_open(
     backend: str,
     settings: Settings,
     tick: Tick,
+    name: str,
 ) -> Document:
     _copy_source(path, data.source_pdf(doc_id), sha)
 
@@ -206,7 +233,8 @@ def _ingest_open(
     ]
     document = Document(
         doc_id=doc_id,
-        source_pdf=path_text(path),
+        source_pdf=name,
+        source_path=absolute_path(path),
         file_name=path_text(path.name),
         sha256=sha,
         n_pages=pdf.page_count,
