@@ -251,3 +251,55 @@ def test_source_pdf_is_the_name_under_the_ingested_folder(tmp_path: Path) -> Non
     assert {r["path"] for r in report} == {str(nested), str(single)}  # the local report keeps the path
     doc = idx.document(built.results[0].doc_id or "")
     assert doc.source_path == str(nested) and doc.source_pdf == "crystals/xtal0.pdf"
+
+
+# --------------------------------------------------------------------------- 7. revisions, remove, prune
+def _revision(path: Path, word: str) -> Path:
+    doc = pymupdf.open()
+    add_table_page(doc)
+    page = doc.new_page()
+    page.insert_text((72, 100), f"Revision note: this datasheet revision is {word}.", fontsize=12)
+    page.insert_text((72, 130), f"{word} oscillator ordering information and marking " * 2, fontsize=9)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc.save(path)
+    return path
+
+
+def test_revisions_replace_keep_remove_and_prune(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+    from layoutrag.errors import InputError
+    from layoutrag.service import LayoutRAG
+    from layoutrag.storage import DataDir
+
+    pdf = tmp_path / "in" / "ds.pdf"
+    data = tmp_path / "data"
+    idx = LayoutRAG(data)
+    v1 = idx.ingest([_revision(pdf, "alpharev")]).results[0].doc_id
+    v2_built = idx.ingest([_revision(pdf, "betarev")])  # same path, new content: replaces v1
+    v2 = v2_built.results[0].doc_id
+    assert v1 and v2 and v1 != v2 and v2_built.removed == [v1]
+    assert list(idx.doc_ids()) == [v2] and not DataDir(data).doc_dir(v1).exists()
+    assert all(h.doc_id == v2 for h in idx.search("alpharev", top_k=5))
+
+    kept = idx.ingest([_revision(pdf, "gammarev")], keep_revisions=True)  # both stay, v2 marked
+    v3 = kept.results[0].doc_id
+    assert v3 and kept.kept_revisions == [v2] and not kept.removed
+    assert set(idx.doc_ids()) == {v2, v3}
+    assert idx.card(v2).superseded_by == v3 and idx.card(v3).superseded_by == ""
+    assert idx.document(v2).superseded_by == v3
+
+    with pytest.raises(InputError, match="names 2 documents"):
+        idx.remove(["ds.pdf"])  # two revisions share the name: a doc id is needed
+    r = CliRunner().invoke(app, ["remove", v2, "--data", str(data)])
+    assert r.exit_code == 0, r.output
+    idx.refresh()
+    assert list(idx.doc_ids()) == [v3] and not DataDir(data).doc_dir(v2).exists()
+
+    other = _revision(tmp_path / "in2" / "other.pdf", "deltarev")
+    idx.ingest([other])
+    assert set(idx.doc_ids()) == {v3, idx.resolve_stored("other.pdf")}
+    pdf.unlink()  # ds.pdf is gone: --prune removes its document
+    pruned = idx.ingest([other], prune=True)
+    assert pruned.removed == [v3] and list(idx.doc_ids()) == [idx.resolve_stored("other.pdf")]

@@ -18,7 +18,10 @@ Bad input never stops the batch: a document that cannot be ingested or chunked g
 from __future__ import annotations
 
 import functools
+import json
 import multiprocessing
+import re
+import shutil
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -30,13 +33,23 @@ from layoutrag.config import Settings, load_settings
 from layoutrag.errors import DocumentError, InputError, LayoutragError
 from layoutrag.ingest.dedup import dedup
 from layoutrag.ingest.layout import BACKENDS
-from layoutrag.ingest.pipeline import collect_sources, ingest_document
+from layoutrag.ingest.pipeline import absolute_path, collect_sources, ingest_document
 from layoutrag.ingest.stages import Tick, file_sha256, one_line
 from layoutrag.pdf import page_count
-from layoutrag.records import Document, IngestResult
-from layoutrag.storage import DataDir, atomic_write_text, path_text
+from layoutrag.records import DocChunks, Document, IngestResult
+from layoutrag.storage import DataDir, atomic_write_json, atomic_write_text, check_id, path_text
 
-__all__ = ["BuildResult", "build", "chunk_document", "import_chunks", "ingest_and_chunk", "process_document", "reindex"]
+__all__ = [
+    "BuildResult",
+    "build",
+    "chunk_document",
+    "import_chunks",
+    "ingest_and_chunk",
+    "process_document",
+    "reindex",
+    "remove_documents",
+    "stored_sources",
+]
 
 
 @dataclass
@@ -46,6 +59,8 @@ class BuildResult:
     problems: list[tuple[int, str]] = field(default_factory=list)  # import-chunks: bad lines
     imported: int = 0  # import-chunks: chunks stored
     notes: list[str] = field(default_factory=list)  # one line each, for the user (e.g. --jobs capped)
+    removed: list[str] = field(default_factory=list)  # doc ids removed (older revisions, pruned, `remove`)
+    kept_revisions: list[str] = field(default_factory=list)  # older revisions kept and marked
 
     @property
     def failed(self) -> list[IngestResult]:
@@ -204,20 +219,136 @@ def build(
     jobs: int = 1,
     progress: bool = True,
     index: bool = True,
+    keep_revisions: bool = False,
+    prune: bool = False,
 ) -> BuildResult:
-    """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation."""
+    """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation.
+
+    Revisions: a document id is its content hash, so an updated PDF under the same path is a new
+    document. By default the previous revision of every path ingested here is removed (left out of
+    the new generation, then its artifacts deleted once that generation is live); with
+    `keep_revisions` it stays searchable, marked ``superseded_by`` the new one (document and card).
+    `prune` also removes every document whose source file is gone. Removal needs the index swap:
+    with `index=False` nothing is removed (a note says so)."""
     settings = settings or load_settings()
     jobs, note = cap_jobs(jobs)
+    notes = [note] if note else []
     results = ingest_and_chunk(paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress)
-    stats = reindex(data_root, settings=settings, progress=progress) if index else None
-    return BuildResult(results=results, index=stats, notes=[note] if note else [])
+    data = DataDir(data_root)
+    older, kept = _older_revisions(data, results, keep=keep_revisions)
+    drop = sorted(set(older) | (set(_missing_sources(data)) if prune else set()))
+    if not index:
+        if drop:
+            notes.append(f"{len(drop)} older or pruned documents not removed: --no-index leaves the live index as it is")
+        return BuildResult(results=results, notes=notes, kept_revisions=kept)
+    stats = reindex(data_root, settings=settings, progress=progress, exclude=drop)
+    _delete_documents(data, drop)
+    return BuildResult(results=results, index=stats, notes=notes, removed=drop, kept_revisions=kept)
 
 
-def reindex(data_root: Path, *, settings: Settings | None = None, progress: bool = False, require_documents: bool = False):  # noqa: ANN201
-    """A new index generation from every stored document's chunks (only changed texts re-embedded)."""
+def remove_documents(
+    data_root: Path, doc_ids: Sequence[str], *, settings: Settings | None = None, progress: bool = False
+) -> BuildResult:
+    """Remove stored documents: a new index generation without them goes live first, then their
+    artifacts (docs/{id}/, imported/{id}.json) are deleted, so a reader never meets a half-removed one."""
+    ids = sorted(set(doc_ids))
+    stats = reindex(data_root, settings=settings, progress=progress, exclude=ids)
+    _delete_documents(DataDir(data_root), ids)
+    return BuildResult(results=[], index=stats, removed=ids)
+
+
+def stored_sources(data: DataDir) -> dict[str, tuple[str, str]]:
+    """doc id -> (absolute source path, superseded_by) of every ingested document; the path is ""
+    when not known (an older document whose record holds none)."""
+    out: dict[str, tuple[str, str]] = {}
+    for doc_id in data.doc_ids():
+        head = _document_head(data.document_json(doc_id))
+        if head is not None:
+            out[doc_id] = head
+    return out
+
+
+_HEAD_RE = {k: re.compile(rf'"{k}":("(?:[^"\\]|\\.)*")') for k in ("source_path", "source_pdf", "superseded_by")}
+
+
+def _document_head(path: Path) -> tuple[str, str] | None:
+    """(source path, superseded_by) read off the start of a document.json (these fields come before
+    the pages, so a large document is not parsed whole)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(16384).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = {k: json.loads(m.group(1)) for k, rx in _HEAD_RE.items() if (m := rx.search(head))}
+    source = found.get("source_path") or found.get("source_pdf", "")
+    return (source if Path(source).is_absolute() else "", found.get("superseded_by", ""))
+
+
+def _older_revisions(data: DataDir, results: list[IngestResult], *, keep: bool) -> tuple[list[str], list[str]]:
+    """Stored documents ingested earlier from a path this run ingested, under another content hash.
+    Without `keep` they are returned for removal; with it they are marked superseded (returned second)."""
+    current: dict[str, str] = {}
+    for r in results:
+        if r.doc_id and r.status in ("ok", "skipped"):
+            current[absolute_path(Path(r.path))] = r.doc_id
+    if not current:
+        return [], []
+    stored = stored_sources(data)
+    older: list[str] = []
+    for doc_id, (source, superseded) in stored.items():
+        newer = current.get(source) if source else None
+        if doc_id in current.values():
+            if superseded:  # ingested again as the current revision: no longer superseded
+                _mark_superseded(data, doc_id, "")
+            continue
+        if newer is None or newer == doc_id:
+            continue
+        older.append(doc_id)
+        if keep and superseded != newer:
+            _mark_superseded(data, doc_id, newer)
+    return ([], older) if keep else (older, [])
+
+
+def _mark_superseded(data: DataDir, doc_id: str, newer: str) -> None:
+    """Set (or clear) the revision mark on a stored document and its card (no re-chunking: the
+    mark is not part of the chunks' key)."""
+    try:
+        doc = Document.model_validate_json(data.document_json(doc_id).read_bytes())
+        atomic_write_json(data.document_json(doc_id), doc.model_copy(update={"superseded_by": newer}))
+        if data.chunks_json(doc_id).is_file():
+            dc = DocChunks.model_validate_json(data.chunks_json(doc_id).read_bytes())
+            dc.card = dc.card.model_copy(update={"superseded_by": newer})
+            atomic_write_json(data.chunks_json(doc_id), dc)
+    except (OSError, ValueError):
+        pass  # an unreadable record is left as it is; the next ingest rebuilds it
+
+
+def _missing_sources(data: DataDir) -> list[str]:
+    """Ingested documents whose source file is gone (documents with no known path are kept)."""
+    return sorted(d for d, (source, _) in stored_sources(data).items() if source and not Path(source).is_file())
+
+
+def _delete_documents(data: DataDir, doc_ids: Sequence[str]) -> None:
+    for doc_id in doc_ids:
+        shutil.rmtree(data.doc_dir(doc_id), ignore_errors=True)
+        (data.imported / f"{check_id(doc_id, 'document')}.json").unlink(missing_ok=True)
+
+
+def reindex(
+    data_root: Path,
+    *,
+    settings: Settings | None = None,
+    progress: bool = False,
+    require_documents: bool = False,
+    exclude: Sequence[str] = (),
+):  # noqa: ANN201
+    """A new index generation from every stored document's chunks (only changed texts re-embedded),
+    but the doc ids in `exclude`."""
     from layoutrag.index.store import build_index
 
-    return build_index(data_root, settings=settings, progress=progress, require_documents=require_documents)
+    return build_index(
+        data_root, settings=settings, progress=progress, require_documents=require_documents, exclude=exclude
+    )
 
 
 def import_chunks(file: Path, data_root: Path, *, settings: Settings | None = None, progress: bool = False) -> BuildResult:

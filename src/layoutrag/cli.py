@@ -147,6 +147,10 @@ def ingest(
     layout: Annotated[str | None, typer.Option(help="Layout backend: pymupdf | yolo.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Documents processed in parallel.")] = 1,
     no_index: Annotated[bool, typer.Option("--no-index", help="Skip building the search index.")] = False,
+    keep_revisions: Annotated[
+        bool, typer.Option("--keep-revisions", help="Keep a re-ingested path's previous revision (marked).")
+    ] = False,
+    prune: Annotated[bool, typer.Option("--prune", help="Also remove documents whose source file is gone.")] = False,
 ) -> None:
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
     from layoutrag.service import LayoutRAG
@@ -154,7 +158,7 @@ def ingest(
     _sigterm_stops()
     s = _settings()
     built = LayoutRAG(_data(data, s), settings=s).ingest(
-        paths, layout=layout, jobs=jobs, progress=True, index=not no_index
+        paths, layout=layout, jobs=jobs, progress=True, index=not no_index, keep_revisions=keep_revisions, prune=prune
     )
     for note in built.notes:
         err.print(f"note: {note}", highlight=False, markup=False)
@@ -164,8 +168,24 @@ def ingest(
         err.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
     ok = sum(r.status == "ok" for r in results)
     skipped = sum(r.status == "skipped" for r in results)
-    console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed")
+    extra = f", {len(built.removed)} removed (older revisions or gone)" if built.removed else ""
+    extra += f", {len(built.kept_revisions)} older revisions kept" if built.kept_revisions else ""
+    console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed{extra}")
     raise typer.Exit(1 if failed else 0)
+
+
+@command()
+def remove(
+    docs: Annotated[list[str], typer.Argument(help="Doc ids or file names.")],
+    data: DataOpt = None,
+) -> None:
+    """Remove documents from the data dir and the index."""
+    from layoutrag.service import LayoutRAG
+
+    _sigterm_stops()
+    s = _settings()
+    built = LayoutRAG(_data(data, s), settings=s).remove(docs)
+    console.print(f"removed {len(built.removed)} documents: {', '.join(built.removed)}")
 
 
 @command()

@@ -171,6 +171,8 @@ class Document(Record):
     source_pdf: str
     # the absolute path as ingested: local only (revisions, --prune, the source lookup), never served
     source_path: str = ""
+    # kept with `ingest --keep-revisions`: the doc id of the newer revision of the same source path
+    superseded_by: str = ""
     file_name: str
     sha256: str
     n_pages: int
@@ -182,8 +184,6 @@ class Document(Record):
     # resumability key (content hash + stage version + layout backend + dedup strategy + dpi);
     # "" when a page failed, so a re-run retries the document
     key: str = ""
-    # kept with `ingest --keep-revisions`: the doc id of the newer revision of the same source path
-    superseded_by: str = ""
 
 
 class DocumentCard(Record):
