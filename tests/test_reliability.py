@@ -303,3 +303,55 @@ def test_revisions_replace_keep_remove_and_prune(tmp_path: Path) -> None:
     pdf.unlink()  # ds.pdf is gone: --prune removes its document
     pruned = idx.ingest([other], prune=True)
     assert pruned.removed == [v3] and list(idx.doc_ids()) == [idx.resolve_stored("other.pdf")]
+
+
+# --------------------------------------------------------------------------- 9. full disk
+def _enospc(*_a: object, **_k: object) -> None:
+    import errno
+
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_full_disk_during_index_build_names_path_stage_and_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+    from layoutrag.index import store
+
+    pdf = _make_pdfs(tmp_path / "in", 1, "disk")[0]
+    data = tmp_path / "data"
+    monkeypatch.setattr(store, "_write_text", _enospc)  # the disk fills while the index is written
+    r = CliRunner().invoke(app, ["ingest", str(pdf), "--data", str(data)])
+    assert r.exit_code == 1
+    line = [ln for ln in r.output.splitlines() if ln.startswith("error:")]
+    assert len(line) == 1, r.output
+    msg = line[0]
+    assert "index build failed" in msg and "no space left on device" in msg
+    assert str(data / "index") in msg  # the path
+    assert "1 ingested, 0 skipped, 0 failed" in msg  # what was done
+    assert not (data / "index" / "CURRENT").exists()
+    assert (data / "ingest-report.json").is_file()
+
+
+def test_uncached_page_image_on_full_disk_is_served_from_memory(
+    served_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from layoutrag import pdf
+    from layoutrag.serve.api import create_app
+
+    data = tmp_path / "copy"
+    shutil.copytree(served_data, data, ignore=shutil.ignore_patterns("samples"))
+    for png in data.glob("docs/*/pages/*.png"):
+        png.unlink()
+    doc_id = next(p.name for p in (data / "docs").iterdir() if (p / "document.json").is_file())
+    monkeypatch.setattr(pdf, "atomic_write_bytes", _enospc)  # caching the page image hits a full disk
+    client = TestClient(create_app(data))
+    r = client.get(f"/api/documents/{doc_id}/pages/1.png")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png" and r.content[:4] == b"\x89PNG"
+    assert not list(data.glob("docs/*/pages/*.png"))

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from layoutrag.config import Settings, load_settings
-from layoutrag.errors import DocumentError, InputError, LayoutragError
+from layoutrag.errors import DocumentError, InputError, LayoutragError, StorageError, os_error_line
 from layoutrag.ingest.dedup import dedup
 from layoutrag.ingest.layout import BACKENDS
 from layoutrag.ingest.pipeline import absolute_path, collect_sources, ingest_document
@@ -206,8 +206,23 @@ def ingest_and_chunk(
             _run_pool(files, shas, names, todo, page_counts, data.root, backend, settings, jobs, bar, results)
 
     final = [r for r in results if r is not None]
-    atomic_write_text(data.report, "[\n" + ",\n".join(r.model_dump_json() for r in final) + "\n]\n")
+    try:
+        atomic_write_text(data.report, "[\n" + ",\n".join(r.model_dump_json() for r in final) + "\n]\n")
+    except OSError as e:
+        raise StorageError(f"writing the ingest report failed: {os_error_line(e)} ({summary(final)})") from None
     return final
+
+
+def summary(results: Sequence[IngestResult], limit: int = 3) -> str:
+    """One line: counts by status and the first failures with their reasons."""
+    ok = sum(r.status == "ok" for r in results)
+    skipped = sum(r.status == "skipped" for r in results)
+    failed = [r for r in results if r.status == "failed"]
+    line = f"{ok} ingested, {skipped} skipped, {len(failed)} failed"
+    if failed:
+        shown = "; ".join(f"{Path(r.path).name}: {r.error}" for r in failed[:limit])
+        line += f": {shown}" + (f"; +{len(failed) - limit} more" if len(failed) > limit else "")
+    return line
 
 
 def build(
@@ -241,7 +256,13 @@ def build(
         if drop:
             notes.append(f"{len(drop)} older or pruned documents not removed: --no-index leaves the live index as it is")
         return BuildResult(results=results, notes=notes, kept_revisions=kept)
-    stats = reindex(data_root, settings=settings, progress=progress, exclude=drop)
+    try:
+        stats = reindex(data_root, settings=settings, progress=progress, exclude=drop)
+    except StorageError as e:
+        raise StorageError(
+            f"{e} (documents: {summary(results)}; their artifacts and ingest-report.json are kept: free "
+            "space and run `layoutrag index`)"
+        ) from None
     _delete_documents(data, drop)
     return BuildResult(results=results, index=stats, notes=notes, removed=drop, kept_revisions=kept)
 
@@ -346,9 +367,12 @@ def reindex(
     but the doc ids in `exclude`."""
     from layoutrag.index.store import build_index
 
-    return build_index(
-        data_root, settings=settings, progress=progress, require_documents=require_documents, exclude=exclude
-    )
+    try:
+        return build_index(
+            data_root, settings=settings, progress=progress, require_documents=require_documents, exclude=exclude
+        )
+    except OSError as e:  # a full disk: the stage and the path, one line; the live index is unchanged
+        raise StorageError(f"index build failed: {os_error_line(e)}; the live index is unchanged") from None
 
 
 def import_chunks(file: Path, data_root: Path, *, settings: Settings | None = None, progress: bool = False) -> BuildResult:

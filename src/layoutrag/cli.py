@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from layoutrag.config import Settings, load_settings
-from layoutrag.errors import InputError, LayoutragError
+from layoutrag.errors import InputError, LayoutragError, os_error_line
 
 app = typer.Typer(
     name="layoutrag",
@@ -56,9 +56,7 @@ def _fail(e: BaseException, code: int = 1) -> NoReturn:
 
 def _os_error_line(e: OSError) -> str:
     """`PATH: problem` for an OSError (`[Errno 20] Not a directory: 'x'` -> `x: not a directory`)."""
-    problem = (e.strerror or str(e) or type(e).__name__).lower()
-    paths = [str(p) for p in (e.filename, e.filename2) if p is not None]
-    return f"{' -> '.join(paths)}: {problem}" if paths else problem
+    return os_error_line(e)
 
 
 def _quiet_exit() -> NoReturn:

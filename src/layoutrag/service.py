@@ -279,15 +279,34 @@ class LayoutRAG:
         return p
 
     def page_image(self, doc_id: str, page: int, *, dpi: int | None = None) -> Path:
-        """PNG of one page (cached in the data dir; re-rendered on demand)."""
+        """PNG of one page (cached in the data dir; re-rendered on demand). StorageError when it
+        cannot be cached (a full disk): :meth:`page_image_data` renders it in memory then."""
+        from layoutrag.errors import StorageError
         from layoutrag.pdf import render_page_png
 
         dpi = dpi or self.settings.render.dpi
         pdf = self.pdf_path(doc_id)
         out = self.data.page_png(doc_id, page, dpi)
         if not out.exists():
-            render_page_png(pdf, page, dpi, out)  # raises NotFoundError for a page out of range
+            try:
+                render_page_png(pdf, page, dpi, out)  # raises NotFoundError for a page out of range
+            except OSError as e:
+                from layoutrag.errors import os_error_line
+
+                raise StorageError(f"cannot cache the page image: {os_error_line(e)}") from None
         return out
+
+    def page_image_data(self, doc_id: str, page: int, *, dpi: int | None = None) -> Path | bytes:
+        """The cached page PNG's path, or the PNG itself rendered in memory when the cache cannot
+        be written (a full disk): a reader is never refused a page because the disk is full."""
+        from layoutrag.errors import StorageError
+        from layoutrag.pdf import open_document, page_png_bytes
+
+        try:
+            return self.page_image(doc_id, page, dpi=dpi)
+        except StorageError:
+            with open_document(self.pdf_path(doc_id)) as doc:
+                return page_png_bytes(doc, page, dpi or self.settings.render.dpi)
 
     def doc_ids(self) -> Sequence[str]:
         return sorted(self._index.cards)

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from layoutrag.errors import InputError, NotFoundError
 
-__all__ = ["ID_RE", "DataDir", "path_text", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
+__all__ = ["ID_RE", "DataDir", "path_text", "with_path", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -57,9 +57,19 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise with_path(e, path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def with_path(e: OSError, path: str | os.PathLike[str]) -> OSError:
+    """`e`, naming `path` when it names no file (a failed write: ENOSPC carries no file name)."""
+    if e.filename is not None:
+        return e
+    return type(e)(e.errno, e.strerror or str(e), os.fspath(path))
 
 
 def atomic_write_text(path: Path, text: str) -> None:

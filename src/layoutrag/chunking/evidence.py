@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from layoutrag.geometry import pt_to_px, union_box
 from layoutrag.pdf import open_document, render_dpi_for_size, render_page_image, source_pdf_path
 from layoutrag.records import Chunk, Document
-from layoutrag.storage import DataDir
+from layoutrag.storage import DataDir, with_path
 
 __all__ = ["PageImages", "crop_box_px", "merge_crops", "write_evidence"]
 
@@ -155,6 +155,9 @@ def _write_png(path: Path, img: Image.Image) -> None:
     try:
         tmp.write_bytes(buf.getvalue())
         os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise with_path(e, path) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -48,7 +48,7 @@ from layoutrag.index.embedders import (
 from layoutrag.index.hybrid import ChunkTable, HybridIndex, bm25_text, embed_text
 from layoutrag.index.tokenizer import get_tokenizer
 from layoutrag.records import Chunk, DocChunks, DocumentCard
-from layoutrag.storage import DataDir, atomic_write_text
+from layoutrag.storage import DataDir, atomic_write_text, with_path
 
 __all__ = [
     "FORMAT_VERSION",
@@ -306,6 +306,9 @@ def build_index(
             write_generation(tmp, chunks, cards, counts=counts, dense=dense, meta=meta)
             size = sum(f.stat().st_size for f in tmp.iterdir())
             name = publish_generation(index_dir, tmp)
+        except OSError as e:  # a full disk: name where (a write's error names no file)
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise with_path(e, tmp) from None
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise

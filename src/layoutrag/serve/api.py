@@ -32,7 +32,7 @@ from urllib.parse import unquote
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -45,6 +45,7 @@ from layoutrag.errors import (
     InputError,
     LayoutragError,
     NotFoundError,
+    StorageError,
 )
 from layoutrag.records import Chunk, EvidencePackage, SearchFilters
 from layoutrag.service import LayoutRAG
@@ -59,6 +60,7 @@ STATUS_BY_ERROR: tuple[tuple[type[LayoutragError], int], ...] = (
     (InputError, 422),
     (NotFoundError, 404),
     (IndexMissingError, 503),
+    (StorageError, 503),
 )
 NUMBERING_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
 CJK_RE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]+")
@@ -453,13 +455,16 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         response_class=FileResponse,
         responses={**PNG, **_errors(404, 422)},
     )
-    def page_png(svc: Svc, doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> FileResponse:
+    def page_png(svc: Svc, doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> Response:
         """A page image at the ingest dpi (rendered from the stored PDF on first request)."""
         check_id(doc_id, "document")
         detail = state.doc_detail(svc, doc_id)
         if detail["pages"] and page > max(p["page"] for p in detail["pages"]):
             raise NotFoundError(f"document {doc_id} has no page {page}")
-        return FileResponse(svc.page_image(doc_id, page), media_type="image/png", headers=IMMUTABLE)
+        image = svc.page_image_data(doc_id, page)  # rendered in memory when the disk is full
+        if isinstance(image, bytes):
+            return Response(image, media_type="image/png", headers=IMMUTABLE)
+        return FileResponse(image, media_type="image/png", headers=IMMUTABLE)
 
     @app.get(
         "/api/documents/{doc_id}/pdf", tags=["documents"], response_class=FileResponse, responses={**PDF, **_errors(404)}
