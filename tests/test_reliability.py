@@ -355,3 +355,33 @@ def test_uncached_page_image_on_full_disk_is_served_from_memory(
     r = client.get(f"/api/documents/{doc_id}/pages/1.png")
     assert r.status_code == 200 and r.headers["content-type"] == "image/png" and r.content[:4] == b"\x89PNG"
     assert not list(data.glob("docs/*/pages/*.png"))
+
+
+# --------------------------------------------------------------------------- MCP argument errors
+def test_mcp_argument_errors_are_one_line(served_data: Path) -> None:
+    import asyncio
+
+    from mcp import Client
+    from mcp.types import TextContent
+
+    from layoutrag.serve.mcp_server import create_mcp_server
+
+    async def run() -> list[tuple[bool, str]]:
+        out = []
+        async with Client(create_mcp_server(served_data)) as client:
+            for args in (
+                {"query": "frequency", "top_k": "many"},
+                {"query": "frequency", "filters": {"nope": 1}},
+                {"top_k": 3},
+            ):
+                r = await client.call_tool("build_evidence_package", args)
+                out.append((r.is_error, " ".join(c.text for c in r.content if isinstance(c, TextContent))))
+        return out
+
+    results = asyncio.run(run())
+    assert [ok for ok, _ in results] == [True, True, True]
+    texts = [t for _, t in results]
+    assert texts[0] == "InputError: invalid top_k: Input should be a valid integer, unable to parse string as an integer"
+    assert texts[1] == "InputError: invalid filters.nope: Extra inputs are not permitted"
+    assert texts[2] == "InputError: invalid query: Field required"
+    assert all("\n" not in t and "pydantic" not in t for t in texts)
