@@ -36,6 +36,7 @@ SHARED ?= ../shared
 # (the 1M-chunk speed row takes ~10 minutes: `benchmarks/search_speed.py --sizes 1000000`)
 bench: install
 	$(BIN)/python benchmarks/serve_load.py
+	$(BIN)/pytest -q tests/test_http_conformance.py   # bounded schemathesis run against a live server: 0 failures
 	@if [ -d $(SHARED)/datasheets ]; then \
 		$(BIN)/python benchmarks/search_speed.py --shared $(SHARED) --sizes 10000,100000 && \
 		$(BIN)/python benchmarks/ingest.py $(SHARED)/datasheets --docs 4 && \

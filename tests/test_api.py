@@ -303,6 +303,19 @@ def test_api_key_is_required_when_set(served_data: Path, monkeypatch: pytest.Mon
     assert get(keyed, "/").status_code == 200  # the UI shell carries no data; it asks for the key
 
 
+def test_api_key_cookie_beside_odd_cookies(served_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another site's cookies with a space or JSON in the value must not hide the UI's key."""
+    monkeypatch.setenv("LAYOUTRAG_API_KEY", "s3cret-key")
+    keyed = create_app(served_data)
+    for header in (
+        'prefs={"theme": "dark"}; layoutrag_key=s3cret-key',
+        "greeting=hello world; layoutrag_key=s3cret-key",
+        'layoutrag_key=s3cret-key; other="a b"; x={"y":[1,2]}',
+    ):
+        assert get(keyed, "/api/documents", headers={"Cookie": header}).status_code == 200, header
+    assert_clean_error(get(keyed, "/api/documents", headers={"Cookie": "greeting=hello world; layoutrag_key=no"}), 401)
+
+
 def test_missing_index_is_503(tmp_path: Path) -> None:
     empty = create_app(tmp_path / "nothing-here")
     assert_clean_error(get(empty, "/api/search", params={"q": "frequency"}), 503)
@@ -343,3 +356,42 @@ def test_demo_second_run_reuses_everything(tmp_path: Path) -> None:
     assert {p.name: p.read_bytes() for p in (data / "samples").glob("*.pdf")} == pdf_bytes
     hits = get(create_app(data), "/api/search", params={"q": "frequency", "k": 3}).json()["hits"]
     assert hits
+
+
+# --------------------------------------------------------------------------- HTTP conformance (#18.11)
+def test_405_carries_allow(app) -> None:
+    r = call(app, "POST", "/api/search", params={"q": "frequency"})
+    assert r.status_code == 405 and r.headers.get("allow") == "GET"
+    assert call(app, "DELETE", "/api/health").headers.get("allow") == "GET"
+
+
+def test_openapi_declares_errors_and_block_types(app) -> None:
+    schema = get(app, "/openapi.json").json()
+    paths = schema["paths"]
+    for path in (
+        "/api/chunks/{chunk_id}",
+        "/api/chunks/{chunk_id}/evidence.png",
+        "/api/documents/{doc_id}",
+        "/api/documents/{doc_id}/pages/{page}.png",
+        "/api/documents/{doc_id}/pdf",
+        "/api/search",
+    ):
+        assert "404" in paths[path]["get"]["responses"], path
+    assert "image/png" in paths["/api/documents/{doc_id}/pages/{page}.png"]["get"]["responses"]["200"]["content"]
+    param = next(p for p in paths["/api/search"]["get"]["parameters"] if p["name"] == "type")
+    values = param["schema"]["anyOf"][0]["enum"]
+    assert "table" in values and "figure" in values
+    for value in values:  # every value the schema allows is accepted
+        assert get(app, "/api/search", params={"q": "frequency", "k": 1, "type": value}).status_code == 200, value
+
+
+def test_trailing_slash_does_not_echo_host(app) -> None:
+    r = get(app, "/api/search/", params={"q": "frequency"}, headers={"Host": "evil.example"})
+    assert r.status_code == 404
+    assert "evil.example" not in r.headers.get("location", "")
+
+
+def test_unsearchable_but_schema_valid_query_has_no_hits(app) -> None:
+    r = get(app, "/api/search", params={"q": "\U0003bc20"})  # an unassigned code point: nothing to match
+    assert r.status_code == 200 and r.json()["hits"] == []
+    assert get(app, "/api/answer", params={"q": "\U0003bc20"}).status_code == 200

@@ -70,6 +70,7 @@ def test_flat_names_are_unique_and_reach_their_leaf(monkeypatch: pytest.MonkeyPa
         ("LAYOUTRAG_FUSION", "bogus", "'rrf' or 'weighted'"),
         ("LAYOUTRAG_LLM_VISION", "maybe", "valid boolean"),
         ("LAYOUTRAG_DPI", "0", "greater than 0"),
+        ("LAYOUTRAG_DPI", "601", "less than or equal to 600"),
         ("LAYOUTRAG_MAX_FILE_MB", "-1", "greater than 0"),
         ("LAYOUTRAG_LAYOUT_BACKEND", "tesseract", "'pymupdf' or 'yolo'"),
     ],

@@ -18,7 +18,10 @@ Bad input never stops the batch: a document that cannot be ingested or chunked g
 from __future__ import annotations
 
 import functools
+import json
 import multiprocessing
+import re
+import shutil
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -27,16 +30,26 @@ from pathlib import Path
 from typing import Any
 
 from layoutrag.config import Settings, load_settings
-from layoutrag.errors import DocumentError, InputError, LayoutragError
+from layoutrag.errors import DocumentError, InputError, LayoutragError, StorageError, os_error_line
 from layoutrag.ingest.dedup import dedup
 from layoutrag.ingest.layout import BACKENDS
-from layoutrag.ingest.pipeline import collect_pdfs, ingest_document
+from layoutrag.ingest.pipeline import absolute_path, collect_sources, ingest_document
 from layoutrag.ingest.stages import Tick, file_sha256, one_line
 from layoutrag.pdf import page_count
-from layoutrag.records import Document, IngestResult
-from layoutrag.storage import DataDir, atomic_write_text
+from layoutrag.records import DocChunks, Document, IngestResult
+from layoutrag.storage import DataDir, atomic_write_json, atomic_write_text, check_id, path_text
 
-__all__ = ["BuildResult", "build", "chunk_document", "import_chunks", "ingest_and_chunk", "process_document", "reindex"]
+__all__ = [
+    "BuildResult",
+    "build",
+    "chunk_document",
+    "import_chunks",
+    "ingest_and_chunk",
+    "process_document",
+    "reindex",
+    "remove_documents",
+    "stored_sources",
+]
 
 
 @dataclass
@@ -45,6 +58,9 @@ class BuildResult:
     index: Any = None  # layoutrag.index.store.IndexStats when the index was built
     problems: list[tuple[int, str]] = field(default_factory=list)  # import-chunks: bad lines
     imported: int = 0  # import-chunks: chunks stored
+    notes: list[str] = field(default_factory=list)  # one line each, for the user (e.g. --jobs capped)
+    removed: list[str] = field(default_factory=list)  # doc ids removed (older revisions, pruned, `remove`)
+    kept_revisions: list[str] = field(default_factory=list)  # older revisions kept and marked
 
     @property
     def failed(self) -> list[IngestResult]:
@@ -65,11 +81,20 @@ def chunk_document(doc: Document, data: DataDir, settings: Settings) -> int:
 
 
 def process_document(
-    path: Path, data_root: Path, *, backend: str, settings: Settings, tick: Tick | None = None, sha: str | None = None
+    path: Path,
+    data_root: Path,
+    *,
+    backend: str,
+    settings: Settings,
+    tick: Tick | None = None,
+    sha: str | None = None,
+    name: str | None = None,
 ) -> IngestResult:
     """Ingest then chunk one PDF. Never raises: failures come back as ``status="failed"``."""
     t0 = time.perf_counter()
-    result, document = ingest_document(path, data_root, backend=backend, settings=settings, tick=tick, sha=sha)
+    result, document = ingest_document(
+        path, data_root, backend=backend, settings=settings, tick=tick, sha=sha, name=name
+    )
     if document is not None and result.status != "failed":
         status, result.status = result.status, "failed"
         try:
@@ -82,6 +107,34 @@ def process_document(
 
 
 # --------------------------------------------------------------------------- batch
+WORKER_MEMORY_MB = 1200  # a worker's peak RSS on an OCR page (README, Benchmarks: 1,178 MB)
+
+
+def cap_jobs(jobs: int) -> tuple[int, str | None]:
+    """`jobs` capped by the cores and by the memory available (one worker per WORKER_MEMORY_MB);
+    the note says why when it was capped."""
+    import os
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    mem_mb = _available_memory_mb()
+    by_mem = max(1, mem_mb // WORKER_MEMORY_MB) if mem_mb else jobs
+    n = max(1, min(jobs, cores, by_mem))
+    if n >= jobs:
+        return max(1, jobs), None
+    why = f"{cores} cores" + (f", {mem_mb / 1024:.1f} GB available at ~{WORKER_MEMORY_MB / 1024:.1f} GB a worker" if mem_mb else "")
+    return n, f"--jobs {jobs} capped to {n} ({why})"
+
+
+def _available_memory_mb() -> int | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def ingest_and_chunk(
     paths: Sequence[Path],
     data_root: Path,
@@ -93,13 +146,17 @@ def ingest_and_chunk(
 ) -> list[IngestResult]:
     """Ingest and chunk every PDF in `paths` (files or folders) into `data_root`; one result per
     input file, in input order. Writes ``ingest-report.json``. Never raises for a bad document.
-    `settings` None: the defaults and the environment (`load_settings()`)."""
+    `settings` None: the defaults and the environment (`load_settings()`). `jobs` is capped by the
+    cores and the memory available (:func:`cap_jobs`)."""
     settings = settings or load_settings()
+    jobs, _ = cap_jobs(jobs)
     backend = layout or settings.layout.layout_backend
     if backend not in BACKENDS:
         raise InputError(f"unknown layout backend {backend!r}; valid: {', '.join(BACKENDS)}")
     dedup([], settings.layout.dedup_strategy)  # validates the strategy name before any work
-    files = collect_pdfs(list(paths))
+    sources = collect_sources(list(paths))
+    files = [f for f, _ in sources]
+    names = [n for _, n in sources]
     if not files:
         raise InputError("no PDF files found in the given paths")
     data = DataDir(data_root)
@@ -119,10 +176,10 @@ def ingest_and_chunk(
         shas[i] = sha
         if sha and sha in first_by_sha:
             results[i] = IngestResult(
-                path=str(f),
+                path=path_text(f),
                 doc_id=sha[:16],
                 status="skipped",
-                error=f"same content as {files[first_by_sha[sha]].name}",
+                error=f"same content as {path_text(files[first_by_sha[sha]].name)}",
             )
             continue
         if sha:
@@ -142,14 +199,30 @@ def ingest_and_chunk(
                     settings=settings,
                     tick=tick,
                     sha=shas[i],
+                    name=names[i],
                 )
                 bar.done_doc(i, 2 * page_counts[i])
         else:
-            _run_pool(files, shas, todo, page_counts, data.root, backend, settings, jobs, bar, results)
+            _run_pool(files, shas, names, todo, page_counts, data.root, backend, settings, jobs, bar, results)
 
     final = [r for r in results if r is not None]
-    atomic_write_text(data.report, "[\n" + ",\n".join(r.model_dump_json() for r in final) + "\n]\n")
+    try:
+        atomic_write_text(data.report, "[\n" + ",\n".join(r.model_dump_json() for r in final) + "\n]\n")
+    except OSError as e:
+        raise StorageError(f"writing the ingest report failed: {os_error_line(e)} ({summary(final)})") from None
     return final
+
+
+def summary(results: Sequence[IngestResult], limit: int = 3) -> str:
+    """One line: counts by status and the first failures with their reasons."""
+    ok = sum(r.status == "ok" for r in results)
+    skipped = sum(r.status == "skipped" for r in results)
+    failed = [r for r in results if r.status == "failed"]
+    line = f"{ok} ingested, {skipped} skipped, {len(failed)} failed"
+    if failed:
+        shown = "; ".join(f"{Path(r.path).name}: {r.error}" for r in failed[:limit])
+        line += f": {shown}" + (f"; +{len(failed) - limit} more" if len(failed) > limit else "")
+    return line
 
 
 def build(
@@ -161,19 +234,145 @@ def build(
     jobs: int = 1,
     progress: bool = True,
     index: bool = True,
+    keep_revisions: bool = False,
+    prune: bool = False,
 ) -> BuildResult:
-    """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation."""
+    """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation.
+
+    Revisions: a document id is its content hash, so an updated PDF under the same path is a new
+    document. By default the previous revision of every path ingested here is removed (left out of
+    the new generation, then its artifacts deleted once that generation is live); with
+    `keep_revisions` it stays searchable, marked ``superseded_by`` the new one (document and card).
+    `prune` also removes every document whose source file is gone. Removal needs the index swap:
+    with `index=False` nothing is removed (a note says so)."""
     settings = settings or load_settings()
+    jobs, note = cap_jobs(jobs)
+    notes = [note] if note else []
     results = ingest_and_chunk(paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress)
-    stats = reindex(data_root, settings=settings, progress=progress) if index else None
-    return BuildResult(results=results, index=stats)
+    data = DataDir(data_root)
+    older, kept = _older_revisions(data, results, keep=keep_revisions)
+    drop = sorted(set(older) | (set(_missing_sources(data)) if prune else set()))
+    if not index:
+        if drop:
+            notes.append(f"{len(drop)} older or pruned documents not removed: --no-index leaves the live index as it is")
+        return BuildResult(results=results, notes=notes, kept_revisions=kept)
+    try:
+        stats = reindex(data_root, settings=settings, progress=progress, exclude=drop)
+    except StorageError as e:
+        raise StorageError(
+            f"{e} (documents: {summary(results)}; their artifacts and ingest-report.json are kept: free "
+            "space and run `layoutrag index`)"
+        ) from None
+    _delete_documents(data, drop)
+    return BuildResult(results=results, index=stats, notes=notes, removed=drop, kept_revisions=kept)
 
 
-def reindex(data_root: Path, *, settings: Settings | None = None, progress: bool = False, require_documents: bool = False):  # noqa: ANN201
-    """A new index generation from every stored document's chunks (only changed texts re-embedded)."""
+def remove_documents(
+    data_root: Path, doc_ids: Sequence[str], *, settings: Settings | None = None, progress: bool = False
+) -> BuildResult:
+    """Remove stored documents: a new index generation without them goes live first, then their
+    artifacts (docs/{id}/, imported/{id}.json) are deleted, so a reader never meets a half-removed one."""
+    ids = sorted(set(doc_ids))
+    stats = reindex(data_root, settings=settings, progress=progress, exclude=ids)
+    _delete_documents(DataDir(data_root), ids)
+    return BuildResult(results=[], index=stats, removed=ids)
+
+
+def stored_sources(data: DataDir) -> dict[str, tuple[str, str]]:
+    """doc id -> (absolute source path, superseded_by) of every ingested document; the path is ""
+    when not known (an older document whose record holds none)."""
+    out: dict[str, tuple[str, str]] = {}
+    for doc_id in data.doc_ids():
+        head = _document_head(data.document_json(doc_id))
+        if head is not None:
+            out[doc_id] = head
+    return out
+
+
+_HEAD_RE = {k: re.compile(rf'"{k}":("(?:[^"\\]|\\.)*")') for k in ("source_path", "source_pdf", "superseded_by")}
+
+
+def _document_head(path: Path) -> tuple[str, str] | None:
+    """(source path, superseded_by) read off the start of a document.json (these fields come before
+    the pages, so a large document is not parsed whole)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(16384).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = {k: json.loads(m.group(1)) for k, rx in _HEAD_RE.items() if (m := rx.search(head))}
+    source = found.get("source_path") or found.get("source_pdf", "")
+    return (source if Path(source).is_absolute() else "", found.get("superseded_by", ""))
+
+
+def _older_revisions(data: DataDir, results: list[IngestResult], *, keep: bool) -> tuple[list[str], list[str]]:
+    """Stored documents ingested earlier from a path this run ingested, under another content hash.
+    Without `keep` they are returned for removal; with it they are marked superseded (returned second)."""
+    current: dict[str, str] = {}
+    for r in results:
+        if r.doc_id and r.status in ("ok", "skipped"):
+            current[absolute_path(Path(r.path))] = r.doc_id
+    if not current:
+        return [], []
+    stored = stored_sources(data)
+    older: list[str] = []
+    for doc_id, (source, superseded) in stored.items():
+        newer = current.get(source) if source else None
+        if doc_id in current.values():
+            if superseded:  # ingested again as the current revision: no longer superseded
+                _mark_superseded(data, doc_id, "")
+            continue
+        if newer is None or newer == doc_id:
+            continue
+        older.append(doc_id)
+        if keep and superseded != newer:
+            _mark_superseded(data, doc_id, newer)
+    return ([], older) if keep else (older, [])
+
+
+def _mark_superseded(data: DataDir, doc_id: str, newer: str) -> None:
+    """Set (or clear) the revision mark on a stored document and its card (no re-chunking: the
+    mark is not part of the chunks' key)."""
+    try:
+        doc = Document.model_validate_json(data.document_json(doc_id).read_bytes())
+        atomic_write_json(data.document_json(doc_id), doc.model_copy(update={"superseded_by": newer}))
+        if data.chunks_json(doc_id).is_file():
+            dc = DocChunks.model_validate_json(data.chunks_json(doc_id).read_bytes())
+            dc.card = dc.card.model_copy(update={"superseded_by": newer})
+            atomic_write_json(data.chunks_json(doc_id), dc)
+    except (OSError, ValueError):
+        pass  # an unreadable record is left as it is; the next ingest rebuilds it
+
+
+def _missing_sources(data: DataDir) -> list[str]:
+    """Ingested documents whose source file is gone (documents with no known path are kept)."""
+    return sorted(d for d, (source, _) in stored_sources(data).items() if source and not Path(source).is_file())
+
+
+def _delete_documents(data: DataDir, doc_ids: Sequence[str]) -> None:
+    for doc_id in doc_ids:
+        shutil.rmtree(data.doc_dir(doc_id), ignore_errors=True)
+        (data.imported / f"{check_id(doc_id, 'document')}.json").unlink(missing_ok=True)
+
+
+def reindex(
+    data_root: Path,
+    *,
+    settings: Settings | None = None,
+    progress: bool = False,
+    require_documents: bool = False,
+    exclude: Sequence[str] = (),
+):  # noqa: ANN201
+    """A new index generation from every stored document's chunks (only changed texts re-embedded),
+    but the doc ids in `exclude`."""
     from layoutrag.index.store import build_index
 
-    return build_index(data_root, settings=settings, progress=progress, require_documents=require_documents)
+    try:
+        return build_index(
+            data_root, settings=settings, progress=progress, require_documents=require_documents, exclude=exclude
+        )
+    except OSError as e:  # a full disk: the stage and the path, one line; the live index is unchanged
+        raise StorageError(f"index build failed: {os_error_line(e)}; the live index is unchanged") from None
 
 
 def import_chunks(file: Path, data_root: Path, *, settings: Settings | None = None, progress: bool = False) -> BuildResult:
@@ -189,50 +388,110 @@ def import_chunks(file: Path, data_root: Path, *, settings: Settings | None = No
 _TICK_QUEUE = None
 
 
-def _pool_init(queue) -> None:  # noqa: ANN001 - a multiprocessing queue proxy
+def die_with_parent(parent_pid: int) -> None:
+    """Make this (child) process die when `parent_pid` does: the kernel's parent-death signal on
+    Linux (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and everywhere a daemon thread that exits the
+    process once its parent pid changes (re-parented to init: the parent is gone). A worker left
+    behind would keep writing queued documents and race with a re-run."""
+    import os
+    import sys
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # no prctl: the watchdog below still works
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+
+
+def _pool_init(queue, parent_pid: int) -> None:  # noqa: ANN001 - a multiprocessing queue
     global _TICK_QUEUE
+    die_with_parent(parent_pid)
     _TICK_QUEUE = queue
 
 
 def _pool_worker(
-    index: int, path: str, data_root: str, backend: str, settings: Settings, sha: str | None
+    index: int, path: str, data_root: str, backend: str, settings: Settings, sha: str | None, name: str
 ) -> IngestResult:
     def tick(n: int) -> None:
         if n and _TICK_QUEUE is not None:
             _TICK_QUEUE.put((index, n))
 
-    return process_document(Path(path), Path(data_root), backend=backend, settings=settings, tick=tick, sha=sha)
+    return process_document(
+        Path(path), Path(data_root), backend=backend, settings=settings, tick=tick, sha=sha, name=name
+    )
 
 
-def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Interrupted (Ctrl-C, SIGTERM): drop the queued documents and stop the running ones now,
+    instead of letting `shutdown(wait=True)` work through the whole queue."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+
+
+def _run_pool(files, shas, names, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
+    import os
+    import queue as queue_mod
+
     ctx = multiprocessing.get_context("spawn")  # no model state inherited by fork
-    with ctx.Manager() as manager:
-        queue = manager.Queue()
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(queue,)
-        ) as pool:
-            futures: dict[Future, int] = {
-                pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i]): i
-                for i in todo
-            }
-            pending = set(futures)
-            while pending:
-                while not queue.empty():
-                    i, n = queue.get()
-                    bar.pages(n, i)
-                done = {f for f in pending if f.done()}
-                for f in sorted(done, key=lambda f: futures[f]):
-                    i = futures[f]
-                    try:
-                        results[i] = f.result()
-                    except Exception as e:  # a worker that died (e.g. killed by the OS)
-                        results[i] = IngestResult(
-                            path=str(files[i]), status="failed", error=f"worker crashed: {one_line(e)}"
-                        )
-                    bar.done_doc(i, 2 * page_counts[i])
-                pending -= done
-                if pending:
-                    time.sleep(0.05)
+    # a plain queue handed to each worker at its start (no Manager process that could outlive us)
+    ticks = ctx.Queue()
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(ticks, os.getpid()))
+    try:
+        futures: dict[Future, int] = {
+            pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i], names[i]): i
+            for i in todo
+        }
+        pending = set(futures)
+        while pending:
+            while True:
+                try:
+                    i, n = ticks.get_nowait()
+                except queue_mod.Empty:
+                    break
+                bar.pages(n, i)
+            done = {f for f in pending if f.done()}
+            for f in sorted(done, key=lambda f: futures[f]):
+                i = futures[f]
+                try:
+                    results[i] = f.result()
+                except Exception as e:  # a worker that died (e.g. killed by the OS)
+                    results[i] = IngestResult(
+                        path=path_text(files[i]), status="failed", error=f"worker crashed: {one_line(e)}"
+                    )
+                bar.done_doc(i, 2 * page_counts[i])
+            pending -= done
+            if pending:
+                time.sleep(0.05)
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        ticks.close()
+        ticks.cancel_join_thread()
 
 
 class _Progress:

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from layoutrag.config import Settings, load_settings
-from layoutrag.errors import InputError, LayoutragError
+from layoutrag.errors import InputError, LayoutragError, os_error_line
 
 app = typer.Typer(
     name="layoutrag",
@@ -56,9 +56,7 @@ def _fail(e: BaseException, code: int = 1) -> NoReturn:
 
 def _os_error_line(e: OSError) -> str:
     """`PATH: problem` for an OSError (`[Errno 20] Not a directory: 'x'` -> `x: not a directory`)."""
-    problem = (e.strerror or str(e) or type(e).__name__).lower()
-    paths = [str(p) for p in (e.filename, e.filename2) if p is not None]
-    return f"{' -> '.join(paths)}: {problem}" if paths else problem
+    return os_error_line(e)
 
 
 def _quiet_exit() -> NoReturn:
@@ -108,6 +106,9 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
                 _fail(e, input_error_code)
             except LayoutragError as e:
                 _fail(e)
+            except KeyboardInterrupt:  # Ctrl-C, or SIGTERM during a write command (see _sigterm_stops)
+                err.print("[red]error:[/red] interrupted", highlight=False, markup=True)
+                raise typer.Exit(130) from None
             except BrokenPipeError:  # the reader went away (`| head`): stop quietly, as Unix tools do
                 _quiet_exit()
             except ModuleNotFoundError as e:
@@ -122,6 +123,20 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
     return register
 
 
+def _sigterm_stops() -> None:
+    """SIGTERM stops a write command like Ctrl-C: a KeyboardInterrupt in the main thread, so the
+    orchestrator stops its workers (they also die with this process) and nothing half-done goes
+    live (every artifact is written atomically)."""
+    import signal
+    import threading
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
+
+
 # --------------------------------------------------------------------------- ingest (issue 2)
 @command()
 def ingest(
@@ -130,22 +145,45 @@ def ingest(
     layout: Annotated[str | None, typer.Option(help="Layout backend: pymupdf | yolo.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Documents processed in parallel.")] = 1,
     no_index: Annotated[bool, typer.Option("--no-index", help="Skip building the search index.")] = False,
+    keep_revisions: Annotated[
+        bool, typer.Option("--keep-revisions", help="Keep a re-ingested path's previous revision (marked).")
+    ] = False,
+    prune: Annotated[bool, typer.Option("--prune", help="Also remove documents whose source file is gone.")] = False,
 ) -> None:
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
     from layoutrag.service import LayoutRAG
 
+    _sigterm_stops()
     s = _settings()
     built = LayoutRAG(_data(data, s), settings=s).ingest(
-        paths, layout=layout, jobs=jobs, progress=True, index=not no_index
+        paths, layout=layout, jobs=jobs, progress=True, index=not no_index, keep_revisions=keep_revisions, prune=prune
     )
+    for note in built.notes:
+        err.print(f"note: {note}", highlight=False, markup=False)
     results = built.results
     failed = built.failed
     for r in failed:
         err.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
     ok = sum(r.status == "ok" for r in results)
     skipped = sum(r.status == "skipped" for r in results)
-    console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed")
+    extra = f", {len(built.removed)} removed (older revisions or gone)" if built.removed else ""
+    extra += f", {len(built.kept_revisions)} older revisions kept" if built.kept_revisions else ""
+    console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed{extra}")
     raise typer.Exit(1 if failed else 0)
+
+
+@command()
+def remove(
+    docs: Annotated[list[str], typer.Argument(help="Doc ids or file names.")],
+    data: DataOpt = None,
+) -> None:
+    """Remove documents from the data dir and the index."""
+    from layoutrag.service import LayoutRAG
+
+    _sigterm_stops()
+    s = _settings()
+    built = LayoutRAG(_data(data, s), settings=s).remove(docs)
+    console.print(f"removed {len(built.removed)} documents: {', '.join(built.removed)}")
 
 
 @command()
@@ -208,6 +246,7 @@ def import_chunks(
     """Index chunk records made elsewhere; bad lines are reported and skipped."""
     from layoutrag.service import LayoutRAG
 
+    _sigterm_stops()
     s = _settings()
     built = LayoutRAG(_data(data, s), settings=s).import_chunks(file, progress=True)
     for line_no, reason in built.problems:
@@ -220,6 +259,7 @@ def index(data: DataOpt = None) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
     from layoutrag.service import LayoutRAG
 
+    _sigterm_stops()
     s = _settings()
     console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
 

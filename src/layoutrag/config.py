@@ -57,7 +57,13 @@ class _Group(BaseModel):
 
 
 class RenderSettings(_Group):
-    dpi: int = Field(200, gt=0, le=1200, description="Page images and OCR render at this resolution.")
+    dpi: int = Field(
+        200,
+        gt=0,
+        le=600,
+        description="Page images and OCR render at this resolution (at most 600; a page over the "
+        "40-megapixel render budget renders lower, layoutrag.pdf.MAX_RENDER_PIXELS).",
+    )
     text_layer_min_chars: int = Field(
         50, ge=0, description="A page with more characters than this reads its text layer; else OCR."
     )

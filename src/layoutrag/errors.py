@@ -17,6 +17,8 @@ __all__ = [
     "InputError",
     "LayoutragError",
     "NotFoundError",
+    "StorageError",
+    "os_error_line",
 ]
 
 
@@ -43,3 +45,15 @@ class IndexMissingError(LayoutragError):
 
 class BackendError(LayoutragError):
     pass
+
+
+class StorageError(LayoutragError):
+    """Writing the data dir failed (a full disk, a read-only mount): the message names the path,
+    the stage and what was done before it failed."""
+
+
+def os_error_line(e: OSError) -> str:
+    """`PATH: problem` for an OSError (`[Errno 28] No space left on device` -> `x: no space left on device`)."""
+    problem = (e.strerror or str(e) or type(e).__name__).lower()
+    paths = [str(p) for p in (e.filename, e.filename2) if p is not None]
+    return f"{' -> '.join(paths)}: {problem}" if paths else problem

@@ -30,7 +30,7 @@ from PIL import Image
 from layoutrag.config import Settings
 from layoutrag.errors import DocumentError, NotFoundError
 from layoutrag.records import BBox, Box, Document, Word
-from layoutrag.storage import DataDir, atomic_write_bytes
+from layoutrag.storage import DataDir, atomic_write_bytes, path_text
 
 __all__ = [
     "PdfPage",
@@ -42,7 +42,11 @@ __all__ = [
     "open_document",
     "open_pdf",
     "page_count",
+    "page_png_bytes",
     "page_size_pt",
+    "MAX_RENDER_PIXELS",
+    "render_dpi",
+    "render_dpi_for_size",
     "render_page_image",
     "render_page_png",
     "render_page_rgb",
@@ -53,6 +57,13 @@ __all__ = [
 ]
 
 pymupdf.TOOLS.mupdf_display_errors(False)  # MuPDF warnings are not for users; failures still raise
+
+# Pixel budget of one page render (RGB: 3 bytes a pixel, so ~120 MB). A page larger than the budget
+# at the requested dpi renders at the highest whole dpi that fits: a 200 dpi Letter page is 3.7 Mpx,
+# an A0 poster (2384x3370 pt) 62 Mpx -> 160 dpi, a 14,400 pt square page -> 31 dpi. Boxes are in
+# points, so nothing but the pixel size of the image changes. Kept well under Pillow's
+# decompression-bomb warning (89.5 Mpx) and error (179 Mpx).
+MAX_RENDER_PIXELS = 40_000_000
 
 
 @dataclass(frozen=True)
@@ -77,7 +88,7 @@ def open_pdf(path: Path, settings: Settings) -> pymupdf.Document:
     if size > settings.limits.max_file_mb * 1024 * 1024:
         raise DocumentError(f"file is {size / 1048576:.1f} MB, over the limit of {settings.limits.max_file_mb:g} MB")
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = _open(path, filetype="pdf")
     except Exception as e:  # MuPDF raises several types for broken files
         raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
     if doc.needs_pass:
@@ -154,16 +165,42 @@ def extract_spans(page: pymupdf.Page) -> list[Span]:
     return spans
 
 
+def render_dpi_for_size(width_pt: float, height_pt: float, dpi: int, max_pixels: int = MAX_RENDER_PIXELS) -> int:
+    """The dpi a page of this displayed size renders at when `dpi` is asked for: `dpi`, or less so
+    that the image holds at most `max_pixels` pixels. Every renderer goes through this, and so does
+    every caller that maps pixels back to points (OCR, YOLO, evidence crops)."""
+    w_px, h_px = max(width_pt, 1.0) * dpi / 72, max(height_pt, 1.0) * dpi / 72
+    if (w_px + 1) * (h_px + 1) <= max_pixels:
+        return int(dpi)
+    fit = 72 * (max_pixels / (max(width_pt, 1.0) * max(height_pt, 1.0))) ** 0.5
+    d = max(1, int(fit))
+    while d > 1 and (max(width_pt, 1.0) * d / 72 + 1) * (max(height_pt, 1.0) * d / 72 + 1) > max_pixels:
+        d -= 1
+    return d
+
+
+def render_dpi(page: pymupdf.Page, dpi: int) -> int:
+    """:func:`render_dpi_for_size` for an open page."""
+    return render_dpi_for_size(*page_size_pt(page), dpi)
+
+
+def _pixmap(page: pymupdf.Page, dpi: int) -> pymupdf.Pixmap:
+    return page.get_pixmap(dpi=render_dpi(page, dpi), colorspace=pymupdf.csRGB, alpha=False)
+
+
 def render_page_rgb(page: pymupdf.Page, dpi: int) -> np.ndarray:
-    """The displayed page as an H×W×3 uint8 array at `dpi` (px = pt × dpi / 72)."""
-    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+    """The displayed page as an H×W×3 uint8 array at ``render_dpi(page, dpi)`` (px = pt × dpi / 72;
+    `dpi` itself unless the page is too large for the pixel budget)."""
+    pix = _pixmap(page, dpi)
     return np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, 3).copy()
 
 
 def page_count(path: Path) -> int:
     """Pages of a PDF (for a progress bar); 0 when it cannot be read (its ingest will say why)."""
+    if not Path(path).is_file():  # a FIFO would block the open
+        return 0
     try:
-        with pymupdf.open(path) as d:
+        with _open(path) as d:
             return d.page_count if not d.needs_pass else 0
     except Exception:
         return 0
@@ -173,17 +210,30 @@ def open_document(path: Path) -> pymupdf.Document:
     """Open a stored or given PDF to read it (no limits: it was checked when ingested); a file that
     is not a readable PDF is a :class:`DocumentError` with a one-line reason."""
     try:
-        return pymupdf.open(path)
+        return _open(path)
     except Exception as e:
         raise DocumentError(f"not a readable PDF: {_one_line(e)}") from None
 
 
+def _open(path: Path, filetype: str | None = None) -> pymupdf.Document:
+    """`pymupdf.open` for any file name: MuPDF takes names as UTF-8, so a name with bytes that do
+    not decode (kept by Python as lone surrogates) is opened from its bytes instead (files are at
+    most `max_file_mb`)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return pymupdf.open(stream=Path(path).read_bytes(), filetype=filetype or "pdf")
+    return pymupdf.open(path, filetype=filetype) if filetype else pymupdf.open(path)
+
+
 def render_page_image(page: pymupdf.Page, *, dpi: int | None = None, scale: float | None = None) -> Image.Image:
-    """The displayed page as an RGB PIL image, at `dpi` or at `scale` (pixels per point)."""
+    """The displayed page as an RGB PIL image, at ``render_dpi(page, dpi)`` or at `scale` (pixels per
+    point; also held to the pixel budget)."""
     if scale is not None:
+        scale = min(scale, render_dpi(page, max(1, int(scale * 72) + 1)) / 72)
         pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB, alpha=False)
     else:
-        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+        pix = _pixmap(page, dpi or 72)
     return Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
 
 
@@ -194,26 +244,33 @@ def render_page_png(pdf: Path, page: int, dpi: int, out: Path) -> None:
 
 
 def write_page_png(doc: pymupdf.Document, page: int, dpi: int, out: Path) -> None:
-    """Render 1-based `page` of the open `doc` at `dpi` to `out` (atomic write). NotFoundError if out
-    of range. For a caller rendering many pages of one document (opened once)."""
+    """Render 1-based `page` of the open `doc` at ``render_dpi(page, dpi)`` to `out` (atomic write).
+    NotFoundError if out of range. For a caller rendering many pages of one document (opened once)."""
+    atomic_write_bytes(out, page_png_bytes(doc, page, dpi))
+
+
+def page_png_bytes(doc: pymupdf.Document, page: int, dpi: int) -> bytes:
+    """1-based `page` of the open `doc` as PNG bytes at ``render_dpi(page, dpi)``, in memory."""
     if not 1 <= page <= doc.page_count:
         raise NotFoundError(f"page {page} out of range (document has {doc.page_count} pages)")
-    pix = doc[page - 1].get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
-    atomic_write_bytes(out, pix.tobytes("png"))
+    return bytes(_pixmap(doc[page - 1], dpi).tobytes("png"))
 
 
 def _one_line(e: BaseException) -> str:
-    msg = str(e).strip().splitlines()
+    msg = path_text(str(e)).strip().splitlines()
     return (msg[0] if msg else type(e).__name__)[:200]
 
 
 def source_pdf_path(doc: Document, data: DataDir | None) -> Path | None:
-    """The document's PDF: the copy in the data dir, else the path it was ingested from; None when
-    neither is there (imported chunks, a moved file)."""
+    """The document's PDF: the copy in the data dir, else the absolute path it was ingested from;
+    None when neither is there (imported chunks, a moved file)."""
     if data is not None and data.source_pdf(doc.doc_id).is_file():
         return data.source_pdf(doc.doc_id)
-    q = Path(doc.source_pdf) if doc.source_pdf else None
-    return q if q is not None and q.is_file() else None
+    for given in (doc.source_path, doc.source_pdf):
+        q = Path(given) if given else None
+        if q is not None and q.is_absolute() and q.is_file():
+            return q
+    return None
 
 
 class PdfPage:

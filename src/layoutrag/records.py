@@ -166,7 +166,13 @@ class Page(Record):
 
 class Document(Record):
     doc_id: str
-    source_pdf: str  # path as ingested
+    # what every hit, chunk and API answer shows: the file name, or the path relative to the folder
+    # that was ingested (never the local absolute path)
+    source_pdf: str
+    # the absolute path as ingested: local only (revisions, --prune, the source lookup), never served
+    source_path: str = ""
+    # kept with `ingest --keep-revisions`: the doc id of the newer revision of the same source path
+    superseded_by: str = ""
     file_name: str
     sha256: str
     n_pages: int
@@ -183,6 +189,7 @@ class Document(Record):
 class DocumentCard(Record):
     doc_id: str
     file_name: str = ""
+    superseded_by: str = ""  # an older revision kept with --keep-revisions: the newer one's doc id
     title: str = ""
     vendor: str = ""
     series: list[str] = Field(default_factory=list)

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from layoutrag.config import Settings, load_settings
-from layoutrag.errors import InputError, NotFoundError
+from layoutrag.errors import InputError, LayoutragError, NotFoundError
 from layoutrag.records import Chunk, DocChunks, Document, DocumentCard, EvidencePackage, SearchFilters
 from layoutrag.storage import DataDir, check_id
 
@@ -85,8 +85,12 @@ class LayoutRAG:
         jobs: int = 1,
         progress: bool = False,
         index: bool = True,
+        keep_revisions: bool = False,
+        prune: bool = False,
     ):  # noqa: ANN201 - layoutrag.build.BuildResult
-        """Ingest, chunk and (unless `index=False`) index PDFs or folders of PDFs."""
+        """Ingest, chunk and (unless `index=False`) index PDFs or folders of PDFs. A path ingested
+        before with other content replaces its previous revision unless `keep_revisions`; `prune`
+        also removes the documents whose source file is gone (`layoutrag.build.build`)."""
         from layoutrag.build import build
 
         result = build(
@@ -97,9 +101,51 @@ class LayoutRAG:
             jobs=jobs,
             progress=progress,
             index=index,
+            keep_revisions=keep_revisions,
+            prune=prune,
         )
         self.refresh()
         return result
+
+    def remove(self, docs: Sequence[str], *, progress: bool = False):  # noqa: ANN201 - BuildResult
+        """Remove stored documents, each named by doc id or file name (or the name hits show): a new
+        index generation without them goes live, then their artifacts are deleted."""
+        from layoutrag.build import remove_documents
+
+        if not docs:
+            raise InputError("name at least one document (doc id or file name)")
+        ids = [self.resolve_stored(d) for d in docs]
+        result = remove_documents(self.data.root, ids, settings=self.settings, progress=progress)
+        self.refresh()
+        return result
+
+    def resolve_stored(self, doc: str) -> str:
+        """A stored (ingested or imported) document's id from its id, file name or served name;
+        NotFoundError when none matches, InputError when a name matches several (revisions)."""
+        from layoutrag.build import stored_sources
+
+        ids = set(stored_sources(self.data))
+        if self.data.imported.is_dir():
+            ids |= {p.stem for p in self.data.imported.glob("*.json")}
+        if doc in ids:
+            return doc
+        matches = []
+        for doc_id in sorted(ids):
+            try:
+                d = self.document(doc_id)
+                names = {d.file_name, d.source_pdf}
+            except (NotFoundError, OSError, ValueError):
+                try:
+                    names = {self.card(doc_id).file_name}
+                except LayoutragError:
+                    names = set()
+            if doc in names or Path(doc).name in names:
+                matches.append(doc_id)
+        if not matches:
+            raise NotFoundError(f"unknown document: {doc[:80]}")
+        if len(matches) > 1:
+            raise InputError(f"{doc[:80]} names {len(matches)} documents ({', '.join(matches)}); give a doc id")
+        return matches[0]
 
     def index(self, *, progress: bool = False, require_documents: bool = True):  # noqa: ANN201 - IndexStats
         """A new index generation from the stored chunks, swapped in atomically."""
@@ -166,6 +212,18 @@ class LayoutRAG:
         """The distinct block types of the indexed chunks, sorted (from the chunk table)."""
         return sorted(set(self._index.table.block_types))
 
+    def block_type_values(self) -> list[str]:
+        """Every value the block-type filter accepts now (ingest's types, the index's, and their
+        components); ingest's alone when there is no index yet."""
+        from layoutrag.errors import IndexMissingError
+        from layoutrag.index.query import block_type_values
+
+        try:
+            types = list(self._index.table.block_types)
+        except IndexMissingError:
+            types = []
+        return block_type_values(types)
+
     def cards(self) -> list[DocumentCard]:
         return list(self._index.cards.values())
 
@@ -221,15 +279,34 @@ class LayoutRAG:
         return p
 
     def page_image(self, doc_id: str, page: int, *, dpi: int | None = None) -> Path:
-        """PNG of one page (cached in the data dir; re-rendered on demand)."""
+        """PNG of one page (cached in the data dir; re-rendered on demand). StorageError when it
+        cannot be cached (a full disk): :meth:`page_image_data` renders it in memory then."""
+        from layoutrag.errors import StorageError
         from layoutrag.pdf import render_page_png
 
         dpi = dpi or self.settings.render.dpi
         pdf = self.pdf_path(doc_id)
         out = self.data.page_png(doc_id, page, dpi)
         if not out.exists():
-            render_page_png(pdf, page, dpi, out)  # raises NotFoundError for a page out of range
+            try:
+                render_page_png(pdf, page, dpi, out)  # raises NotFoundError for a page out of range
+            except OSError as e:
+                from layoutrag.errors import os_error_line
+
+                raise StorageError(f"cannot cache the page image: {os_error_line(e)}") from None
         return out
+
+    def page_image_data(self, doc_id: str, page: int, *, dpi: int | None = None) -> Path | bytes:
+        """The cached page PNG's path, or the PNG itself rendered in memory when the cache cannot
+        be written (a full disk): a reader is never refused a page because the disk is full."""
+        from layoutrag.errors import StorageError
+        from layoutrag.pdf import open_document, page_png_bytes
+
+        try:
+            return self.page_image(doc_id, page, dpi=dpi)
+        except StorageError:
+            with open_document(self.pdf_path(doc_id)) as doc:
+                return page_png_bytes(doc, page, dpi or self.settings.render.dpi)
 
     def doc_ids(self) -> Sequence[str]:
         return sorted(self._index.cards)

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from layoutrag.errors import InputError, NotFoundError
 
-__all__ = ["ID_RE", "DataDir", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
+__all__ = ["ID_RE", "DataDir", "path_text", "with_path", "atomic_write_bytes", "atomic_write_json", "atomic_write_text", "check_id"]
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
@@ -41,6 +41,13 @@ def check_id(value: str, what: str = "id") -> str:
     return value
 
 
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path as text that is always valid UTF-8: bytes the file system gave that do not decode
+    (Python keeps them as lone surrogates) are written as backslash escapes (`\\xe9`), so a report
+    or a record can always be serialised."""
+    return os.fspath(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -50,9 +57,19 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise with_path(e, path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def with_path(e: OSError, path: str | os.PathLike[str]) -> OSError:
+    """`e`, naming `path` when it names no file (a failed write: ENOSPC carries no file name)."""
+    if e.filename is not None:
+        return e
+    return type(e)(e.errno, e.strerror or str(e), os.fspath(path))
 
 
 def atomic_write_text(path: Path, text: str) -> None:

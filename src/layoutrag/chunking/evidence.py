@@ -17,9 +17,9 @@ import pymupdf
 from PIL import Image, ImageDraw
 
 from layoutrag.geometry import pt_to_px, union_box
-from layoutrag.pdf import open_document, render_page_image, source_pdf_path
+from layoutrag.pdf import open_document, render_dpi_for_size, render_page_image, source_pdf_path
 from layoutrag.records import Chunk, Document
-from layoutrag.storage import DataDir
+from layoutrag.storage import DataDir, with_path
 
 __all__ = ["PageImages", "crop_box_px", "merge_crops", "write_evidence"]
 
@@ -83,6 +83,13 @@ class PageImages:
                 self._open_failed = True
                 raise
         return self._open
+
+    def dpi_for(self, page: int) -> int:
+        """The dpi page `page`'s image is at: `dpi`, or less for a page over the pixel budget."""
+        if 1 <= page <= len(self.doc.pages):
+            p = self.doc.pages[page - 1]
+            return render_dpi_for_size(p.width_pt, p.height_pt, self.dpi)
+        return self.dpi
 
     def get(self, page: int) -> Image.Image | None:
         if page in self._cache:
@@ -148,6 +155,9 @@ def _write_png(path: Path, img: Image.Image) -> None:
     try:
         tmp.write_bytes(buf.getvalue())
         os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise with_path(e, path) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -193,7 +203,7 @@ def _write_evidence(
             bbox = union_box(r.bbox_pdf for r in chunks[ci].regions if r.page == page)
         else:
             bbox = chunks[ci].regions[mi].bbox_pdf
-        box = crop_box_px(bbox, dpi, pad_px, img.size)
+        box = crop_box_px(bbox, images.dpi_for(page), pad_px, img.size)
         x0, y0, x1, y1 = box
         if x1 - x0 < 1 or y1 - y0 < 1:
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 import pymupdf
@@ -37,13 +38,20 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
 
-CHUNK_STAGE_VERSION = "chunk-10"
+CHUNK_STAGE_VERSION = "chunk-11"  # 11: source_pdf is the served name, never a local path
 
 log = logging.getLogger(__name__)
 
 
+def served_name(doc: Document) -> str:
+    """The source name a chunk shows: `doc.source_pdf`, or the file name for a document ingested
+    before source_pdf stopped holding the absolute path."""
+    return doc.file_name if PurePath(doc.source_pdf).is_absolute() else doc.source_pdf
+
+
 def chunks_key(doc: Document, settings: Settings, extra: str = "") -> str:
-    h = hashlib.sha256(doc.model_dump_json().encode("utf-8"))
+    # the local path and the revision mark do not change a chunk (the mark is copied onto the card)
+    h = hashlib.sha256(doc.model_dump_json(exclude={"source_path", "superseded_by"}).encode("utf-8"))
     shape = (
         f"{settings.chunking.chunk_max_chars}/{settings.chunking.chunk_max_gap_frac}/{settings.chunking.chunk_split_gap_frac}/"
         f"{settings.render.dpi}/{settings.chunking.crop_padding_px}/{settings.chunking.chunk_member_boxes}"
@@ -124,7 +132,7 @@ def build_doc_chunks(
 
     title = document_title(doc)
     sections = assign_sections(doc, title)
-    card = build_card(doc, title, groups)
+    card = build_card(doc, title, groups).model_copy(update={"superseded_by": doc.superseded_by})
     chunks = _to_chunks(doc, groups, sections, card, settings, fitted)
     return DocChunks(key=key, card=card, chunks=chunks, n_unassigned=n_unassigned), groups
 
@@ -158,7 +166,7 @@ def _to_chunks(
                 chunk_id=f"{doc.doc_id}_p{first.page}_b{nn:02d}",
                 doc_id=doc.doc_id,
                 page=first.page,
-                source_pdf=doc.source_pdf,
+                source_pdf=served_name(doc),
                 bboxes_pdf=[b for m, b in zip(g.members, boxes, strict=True) if m.page == first.page],
                 regions=[
                     Region(page=m.page, bbox_pdf=b, label=m.label)

@@ -24,6 +24,7 @@ __all__ = [
     "BLOCK_FAMILIES",
     "CardMatcher",
     "block_family",
+    "block_type_values",
     "check_block_type",
     "filter_mask",
     "is_searchable",
@@ -148,6 +149,17 @@ def _selects(want: str, block_type: str) -> bool:
     selects `electrical_specifications_table`)."""
     t = block_type.lower()
     return t == want or want in t.split("_")
+
+
+def block_type_values(index_types: Sequence[str] = ()) -> list[str]:
+    """Every value `check_block_type` accepts (lower case; it ignores case): the block types ingest
+    makes and those in the index, and each component of a compound type."""
+    out: set[str] = set()
+    for t in {*BLOCK_TYPES, *index_types}:
+        t = t.lower()
+        out.add(t)
+        out.update(part for part in t.split("_") if part)
+    return sorted(out)
 
 
 def check_block_type(value: str, index_types: Sequence[str] = ()) -> str:

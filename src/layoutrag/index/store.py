@@ -25,7 +25,7 @@ import mmap
 import os
 import shutil
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +48,7 @@ from layoutrag.index.embedders import (
 from layoutrag.index.hybrid import ChunkTable, HybridIndex, bm25_text, embed_text
 from layoutrag.index.tokenizer import get_tokenizer
 from layoutrag.records import Chunk, DocChunks, DocumentCard
-from layoutrag.storage import DataDir, atomic_write_text
+from layoutrag.storage import DataDir, atomic_write_text, with_path
 
 __all__ = [
     "FORMAT_VERSION",
@@ -223,24 +223,29 @@ def _build_lock(index_dir: Path) -> Iterator[None]:
         yield
 
 
-def _sources(data: DataDir) -> list[Path]:
-    """The chunk files of every imported and every ingested document (imported first)."""
+def _sources(data: DataDir, exclude: Collection[str] = ()) -> list[Path]:
+    """The chunk files of every imported and every ingested document (imported first), but those
+    of the doc ids in `exclude` (documents being removed)."""
     sources = []
     if data.imported.is_dir():
-        sources += sorted(data.imported.glob("*.json"))
+        sources += sorted(p for p in data.imported.glob("*.json") if p.stem not in exclude)
     if data.docs.is_dir():
-        sources += sorted(p / "chunks.json" for p in data.docs.iterdir() if (p / "chunks.json").is_file())
+        sources += sorted(
+            p / "chunks.json" for p in data.docs.iterdir() if (p / "chunks.json").is_file() and p.name not in exclude
+        )
     return sources
 
 
-def _gather(data: DataDir) -> tuple[list[Chunk], dict[str, DocumentCard]]:
+def _gather(data: DataDir, exclude: Collection[str] = ()) -> tuple[list[Chunk], dict[str, DocumentCard]]:
     """Indexed chunks and cards of every ingested and every imported document (ingested wins)."""
     docs: dict[str, DocChunks] = {}
-    for path in _sources(data):
+    for path in _sources(data, exclude):
         try:
             dc = DocChunks.model_validate_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue  # a damaged chunks file drops that document, never the build
+        if dc.card.doc_id in exclude:
+            continue
         docs[dc.card.doc_id or path.parent.name] = dc
     chunks = [c for d in sorted(docs) for c in docs[d].chunks if c.indexed]
     cards = {d: docs[d].card for d in sorted(docs)}
@@ -254,8 +259,10 @@ def build_index(
     settings: Settings | None = None,
     embedder: Embedder | str | None = None,
     require_documents: bool = False,
+    exclude: Collection[str] = (),
 ) -> IndexStats:
-    """Build a new generation from docs/*/chunks.json and imported chunks, then swap it in.
+    """Build a new generation from docs/*/chunks.json and imported chunks (but the doc ids in
+    `exclude`: documents about to be removed), then swap it in.
     With `require_documents` a data dir with no document to index is an InputError (nothing is
     written); without, it gets an empty index."""
     t0 = time.perf_counter()
@@ -271,7 +278,7 @@ def build_index(
         tmp = index_dir / f".tmp-gen-{os.getpid()}"
         tmp.mkdir()
         try:
-            chunks, cards = _gather(data)
+            chunks, cards = _gather(data, exclude)
             if require_documents and not cards:  # every chunks file is damaged: keep the live index
                 raise InputError(f"no readable chunks in {data.root}; run `layoutrag ingest` again")
             if embedder is None or isinstance(embedder, str):
@@ -299,6 +306,9 @@ def build_index(
             write_generation(tmp, chunks, cards, counts=counts, dense=dense, meta=meta)
             size = sum(f.stat().st_size for f in tmp.iterdir())
             name = publish_generation(index_dir, tmp)
+        except OSError as e:  # a full disk: name where (a write's error names no file)
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise with_path(e, tmp) from None
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise

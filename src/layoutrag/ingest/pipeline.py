@@ -53,21 +53,56 @@ from layoutrag.ingest.stages import (
 )
 from layoutrag.pdf import open_pdf
 from layoutrag.records import Document, IngestResult
-from layoutrag.storage import DataDir, atomic_write_json
+from layoutrag.storage import DataDir, atomic_write_json, path_text
 
-__all__ = ["collect_pdfs", "ingest_document"]
+__all__ = ["absolute_path", "collect_pdfs", "collect_sources", "ingest_document", "not_a_file"]
 
 
 def collect_pdfs(paths: Sequence[Path]) -> list[Path]:
-    """Files as given, folders expanded to their ``*.pdf`` files (recursive, sorted)."""
+    """Files as given, folders expanded to their ``*.pdf`` entries (recursive, sorted). An entry
+    named ``*.pdf`` that is not a regular file (a FIFO, a socket, a dangling symlink) is kept, so
+    its ingest reports why it was not read instead of it being skipped silently."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() == ".pdf"))
+            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() == ".pdf" and not f.is_dir()))
         else:
             out.append(p)
     return out
+
+
+def collect_sources(paths: Sequence[Path]) -> list[tuple[Path, str]]:
+    """:func:`collect_pdfs` with the name each file is served under: its path relative to the folder
+    given (posix separators), or its file name when the file itself was given."""
+    out: list[tuple[Path, str]] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out.extend((f, path_text(f.relative_to(p).as_posix())) for f in collect_pdfs([p]))
+        else:
+            out.append((p, path_text(p.name)))
+    return out
+
+
+def absolute_path(path: Path) -> str:
+    """The absolute path as given (symlinks not resolved), as valid UTF-8 text."""
+    return path_text(os.path.abspath(path))
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why `path` cannot be read as a PDF file (None when it is a regular file)."""
+    if path.is_file():
+        return None
+    if path.is_symlink() and not path.exists():
+        return "broken symbolic link (its target does not exist)"
+    if not path.exists():
+        return "no such file"
+    if path.is_fifo():
+        return "not a regular file (a FIFO / named pipe)"
+    if path.is_dir():
+        return "is a directory"
+    return "not a regular file (a socket or device)"
 
 
 def _load_current(data: DataDir, doc_id: str, key: str) -> Document | None:
@@ -100,24 +135,32 @@ def ingest_document(
     settings: Settings,
     tick: Tick | None = None,
     sha: str | None = None,
+    name: str | None = None,
 ) -> tuple[IngestResult, Document | None]:
     """Ingest one PDF. Never raises: failures come back as ``status="failed"`` with a one-line reason.
     Returns the result (``ok``, or ``skipped`` when the stored document is current) and the document
     (None when there is none to chunk).
 
     `sha` is the file's content hash when the caller has already computed it (the orchestrator
-    hashes every file to find duplicates); it is computed here otherwise."""
+    hashes every file to find duplicates); it is computed here otherwise. `name` is what the
+    document's hits show as `source_pdf` (default: the file name); the absolute path is kept in
+    `Document.source_path`, which is never served."""
     tick = tick or (lambda _n: None)
     data = DataDir(data_root)
-    result = IngestResult(path=str(path), status="failed")
+    result = IngestResult(path=path_text(path), status="failed")
     try:
-        if not path.is_file():
-            raise DocumentError("no such file")
+        if (why := not_a_file(path)) is not None:
+            raise DocumentError(why)
         sha = sha or file_sha256(path)
         doc_id = sha[:16]
         result.doc_id = doc_id
         key = document_key(sha, backend, settings)
+        name = name or path_text(path.name)
         current = _load_current(data, doc_id, key)
+        if current is not None and (current.source_path, current.source_pdf) != (absolute_path(path), name):
+            # the same content under another path: the record follows the file
+            current = current.model_copy(update={"source_path": absolute_path(path), "source_pdf": name})
+            atomic_write_json(data.document_json(doc_id), current)
         if current is not None:
             tick(2 * current.n_pages)
             result.pages = current.n_pages
@@ -126,7 +169,7 @@ def ingest_document(
             return result, current
         with open_pdf(path, settings) as pdf:
             document = _ingest_open(
-                pdf, path, sha, doc_id, data, backend=backend, settings=settings, tick=tick
+                pdf, path, sha, doc_id, data, backend=backend, settings=settings, tick=tick, name=name
             )
         result.pages, result.elements = document.n_pages, sum(len(p.elements) for p in document.pages)
         bad = [p for p in document.pages if p.error]
@@ -156,6 +199,7 @@ def _ingest_open(
     backend: str,
     settings: Settings,
     tick: Tick,
+    name: str,
 ) -> Document:
     _copy_source(path, data.source_pdf(doc_id), sha)
 
@@ -189,8 +233,9 @@ def _ingest_open(
     ]
     document = Document(
         doc_id=doc_id,
-        source_pdf=str(path),
-        file_name=path.name,
+        source_pdf=name,
+        source_path=absolute_path(path),
+        file_name=path_text(path.name),
         sha256=sha,
         n_pages=pdf.page_count,
         layout_backend=backend,

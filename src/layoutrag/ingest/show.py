@@ -14,7 +14,7 @@ from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
 from layoutrag.ingest.layout import get_detector
 from layoutrag.ingest.stages import build_page, detect_layout, extract_text, file_sha256
-from layoutrag.pdf import open_document, open_pdf
+from layoutrag.pdf import open_document, open_pdf, render_dpi
 from layoutrag.records import Document, Page
 from layoutrag.storage import DataDir, atomic_write_bytes
 
@@ -89,7 +89,8 @@ def show_page(
             p.draw_rect(r, color=colour, width=0.8)
             tag = f"{e.order} {e.label}" + (f" {e.confidence:.2f}" if e.confidence not in (0.0, 1.0) else "")
             p.insert_text((r.x0 + 1, max(r.y0 - 1.5, 6)), tag, fontsize=5.5, color=colour)
-        png = p.get_pixmap(dpi=settings.render.dpi // 2 if settings.render.dpi > 150 else settings.render.dpi).tobytes("png")
+        dpi = render_dpi(p, settings.render.dpi // 2 if settings.render.dpi > 150 else settings.render.dpi)
+        png = p.get_pixmap(dpi=dpi).tobytes("png")
         canvas.close()
     atomic_write_bytes(Path(out), png)
 

@@ -34,10 +34,12 @@ from layoutrag.pdf import (
     extract_spans,
     extract_words,
     page_size_pt,
+    render_dpi,
     render_page_rgb,
     text_status,
 )
 from layoutrag.records import Box, Element, Page
+from layoutrag.storage import path_text
 
 __all__ = [
     "BUILD_VERSION",
@@ -105,7 +107,7 @@ Tick = Callable[[int], None]
 
 
 def one_line(e: BaseException) -> str:
-    text = str(e).strip()
+    text = path_text(str(e)).strip()  # a message quoting an undecodable file name stays valid UTF-8
     line = text.splitlines()[0] if text else type(e).__name__
     return line[:300]
 
@@ -132,8 +134,9 @@ def extract_text(doc: pymupdf.Document, settings: Settings, tick: Tick) -> TextA
             else:
                 from layoutrag.ingest.ocr import ocr_words
 
-                image = render_page_rgb(page, settings.render.dpi)
-                pt.words = ocr_words(image, settings.render.dpi, (w, h))
+                dpi = render_dpi(page, settings.render.dpi)  # less on a page over the pixel budget
+                image = render_page_rgb(page, dpi)
+                pt.words = ocr_words(image, dpi, (w, h))
                 pt.text_source = "ocr" if pt.words else "none"
         except Exception as e:  # one bad page never sinks the document's other pages
             pt = PageText(page=i + 1, width_pt=1.0, height_pt=1.0, error=f"text: {one_line(e)}")
@@ -160,11 +163,12 @@ def detect_layout(
         try:
             page = doc[i]
             text = text_pages[i] if text_pages is not None else None
-            image = render_page_rgb(page, settings.render.dpi) if detector.needs_image else None
-            dets = detector.detect(page, image, settings.render.dpi)
+            dpi = render_dpi(page, settings.render.dpi)  # less on a page over the pixel budget
+            image = render_page_rgb(page, dpi) if detector.needs_image else None
+            dets = detector.detect(page, image, dpi)
             if not dets and needs_image_fallback(detector, text):
                 fallback = get_detector("yolo", confidence=settings.layout.yolo_confidence)
-                dets = fallback.detect(page, render_page_rgb(page, settings.render.dpi), settings.render.dpi)
+                dets = fallback.detect(page, render_page_rgb(page, dpi), dpi)
             pl = PageLayout(page=i + 1, detections=[DetectionRecord(**d._asdict()) for d in dets])
         except Exception as e:
             pl = PageLayout(page=i + 1, error=f"layout: {one_line(e)}")

@@ -24,7 +24,7 @@ import os
 import re
 import threading
 from collections import Counter
-from http.cookies import SimpleCookie
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import unquote
@@ -32,9 +32,11 @@ from urllib.parse import unquote
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from layoutrag.config import Settings, load_settings
@@ -43,9 +45,10 @@ from layoutrag.errors import (
     InputError,
     LayoutragError,
     NotFoundError,
+    StorageError,
 )
 from layoutrag.records import Chunk, EvidencePackage, SearchFilters
-from layoutrag.service import LayoutRAG, validate_query
+from layoutrag.service import LayoutRAG
 from layoutrag.storage import check_id
 
 __all__ = ["STATUS_BY_ERROR", "create_app", "run_server"]
@@ -57,6 +60,7 @@ STATUS_BY_ERROR: tuple[tuple[type[LayoutragError], int], ...] = (
     (InputError, 422),
     (NotFoundError, 404),
     (IndexMissingError, 503),
+    (StorageError, 503),
 )
 NUMBERING_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[A-Z]\.)\s+")
 CJK_RE = re.compile(r"[\u3000-\u9fff\uff00-\uffef]+")
@@ -78,8 +82,31 @@ def _one_line(msg: object, limit: int = 300) -> str:
     return text[:limit]
 
 
-def _error(status: int, msg: object) -> JSONResponse:
-    return JSONResponse({"error": _one_line(msg)}, status_code=status, headers=NO_STORE)
+def _error(status: int, msg: object, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": _one_line(msg)}, status_code=status, headers={**NO_STORE, **(headers or {})})
+
+
+class ErrorBody(BaseModel):
+    """Every error: one line."""
+
+    error: str
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for the error statuses a route can answer (each a one-line ErrorBody)."""
+    what = {
+        401: "Missing or wrong API key (when LAYOUTRAG_API_KEY is set).",
+        404: "Unknown id, document or page.",
+        422: "Invalid parameter (one line naming it).",
+        503: "No index yet (ingest first), or the disk is full.",
+    }
+    return {c: {"model": ErrorBody, "description": what[c]} for c in codes}
+
+
+PNG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/png": {}}, "description": "PNG image."}}
+PDF: dict[int | str, dict[str, Any]] = {200: {"content": {"application/pdf": {}}, "description": "The PDF."}}
+# a query the search can read: at least one printable character that is not a space
+QUERY_PATTERN = r"[^\s\x00-\x1f\x7f-\x9f]"
 
 
 class GuardMiddleware:
@@ -98,14 +125,12 @@ class GuardMiddleware:
             elif name == b"authorization" and value[:7].lower() == b"bearer ":
                 given = value[7:]
             elif name == b"cookie" and not given:
-                cookie: SimpleCookie = SimpleCookie()
-                try:
-                    cookie.load(value.decode("latin-1"))
-                except Exception:  # a malformed cookie header is just "no key"
-                    continue
-                if "layoutrag_key" in cookie:
+                # Starlette's lenient parser: another site's cookie holding a space or JSON does not
+                # hide ours (SimpleCookie drops the whole header on such a value)
+                cookies = cookie_parser(value.decode("latin-1"))
+                if "layoutrag_key" in cookies:
                     # the UI stores the key URI-encoded (encodeURIComponent)
-                    given = unquote(cookie["layoutrag_key"].value).encode("utf-8", "replace")
+                    given = unquote(cookies["layoutrag_key"]).encode("utf-8", "replace")
         return hmac.compare_digest(given.strip(), self.api_key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -150,6 +175,15 @@ class ServeState:
     def search(
         self, svc: LayoutRAG, q: str, *, top_k: int, filters: SearchFilters | None = None
     ) -> list[EvidencePackage]:
+        """A query the schema allows (a printable non-space character) but with nothing searchable
+        left after normalising (e.g. only unassigned code points) has no hits, as punctuation-only
+        queries have; the filters are still checked."""
+        from layoutrag.index.query import check_block_type, normalize_query
+
+        if not normalize_query(q, max_chars=self.settings.search.max_query_chars):
+            if filters is not None and filters.block_type is not None:
+                check_block_type(filters.block_type, svc.block_type_values())
+            return []
         with self.search_slots:
             return svc.search(q, top_k=top_k, filters=filters)
 
@@ -291,8 +325,28 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         description="Search engineering datasheets; every hit is a page region you can check.",
         docs_url="/api/docs",
         redoc_url=None,
+        # no trailing-slash redirects: Starlette builds them from the request's Host header
+        redirect_slashes=False,
+        responses=_errors(401, 503),
     )
     app.state.layoutrag = state
+    default_openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """The schema, with the `type` filter's valid values as of the live index generation."""
+        app.openapi_schema = None
+        schema = default_openapi()
+        values = ["", *state.fresh().block_type_values()]  # "": any type
+        for param in schema.get("paths", {}).get("/api/search", {}).get("get", {}).get("parameters", []):
+            if param.get("name") == "type":
+                param["schema"] = {
+                    "anyOf": [{"type": "string", "enum": values}, {"type": "null"}],
+                    "title": "Type",
+                    "description": param.get("description", "Block type."),
+                }
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     def fresh_service() -> LayoutRAG:
         """The service for one request: `fresh()` runs once, so a re-ingest is seen from the next request."""
@@ -315,11 +369,15 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
-        return _error(e.status_code, e.detail if isinstance(e.detail, str) else "error")
+        # keeps the exception's headers: a 405 carries `Allow` (RFC 9110)
+        return _error(e.status_code, e.detail if isinstance(e.detail, str) else "error", headers=e.headers)
 
     max_q = settings.search.max_query_chars
     max_k = settings.search.max_top_k
-    Q = Annotated[str, Query(min_length=1, max_length=max_q, description="Query (English or Chinese).")]
+    Q = Annotated[
+        str,
+        Query(min_length=1, max_length=max_q, pattern=QUERY_PATTERN, description="Query (English or Chinese)."),
+    ]
     K = Annotated[int, Query(ge=1, le=max_k, description="Number of hits.")]
 
     def _filters(svc: LayoutRAG, doc: str | None, block_type: str | None) -> SearchFilters | None:
@@ -328,13 +386,15 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         doc_id = svc.resolve_doc(doc) if doc else None
         return SearchFilters(doc_id=doc_id, block_type=block_type or None)
 
-    @app.get("/api/search", tags=["search"])
+    @app.get("/api/search", tags=["search"], responses=_errors(404, 422))
     def search(
         svc: Svc,
         q: Q,
         k: K = settings.search.top_k,
         doc: Annotated[str | None, Query(max_length=256, description="Doc id or PDF file name.")] = None,
-        type: Annotated[str | None, Query(max_length=40, description="Block type.")] = None,  # noqa: A002
+        type: Annotated[  # noqa: A002
+            str | None, Query(max_length=40, description="Block type (the valid values are listed in the schema).")
+        ] = None,
     ) -> JSONResponse:
         """Search; each hit is an evidence package (document, page, PDF-point boxes, text, image)."""
         hits = state.search(svc, q, top_k=k, filters=_filters(svc, doc, type))
@@ -342,25 +402,28 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
             {"query": q, "k": k, "hits": [h.model_dump(mode="json") for h in hits]}, headers=NO_STORE
         )
 
-    @app.get("/api/answer", tags=["search"])
+    @app.get("/api/answer", tags=["search"], responses=_errors(422))
     def answer(svc: Svc, q: Q, k: Annotated[int, Query(ge=1, le=20)] = 6) -> JSONResponse:
         """Answer from the top evidence packages, citing them as [E1], [E2] … (needs LAYOUTRAG_LLM_*)."""
+        from layoutrag.index.query import normalize_query
         from layoutrag.llm import llm_client
         from layoutrag.serve.answer import answer_question, evidence_list
 
-        question = validate_query(q, max_chars=max_q)
-        hits = evidence_list(state.search(svc, question, top_k=k))
+        question = normalize_query(q, max_chars=max_q)
+        hits = evidence_list(state.search(svc, question, top_k=k)) if question else []
         result = answer_question(question, hits, llm_client(settings.llm))
         body = result.model_dump(mode="json")
         body["hits"] = [h.model_dump(mode="json") for h in hits]
         return JSONResponse(body, headers=NO_STORE)
 
-    @app.get("/api/chunks/{chunk_id}", tags=["records"])
+    @app.get("/api/chunks/{chunk_id}", tags=["records"], responses=_errors(404))
     def chunk(svc: Svc, chunk_id: str) -> JSONResponse:
         """One chunk (the evidence-package fields without query-time scores)."""
         return JSONResponse(_lookup_chunk(state, svc, chunk_id).model_dump(mode="json"))
 
-    @app.get("/api/chunks/{chunk_id}/evidence.png", tags=["records"])
+    @app.get(
+        "/api/chunks/{chunk_id}/evidence.png", tags=["records"], response_class=FileResponse, responses={**PNG, **_errors(404)}
+    )
     def evidence_png(svc: Svc, chunk_id: str) -> FileResponse:
         """The chunk's merged evidence image."""
         c = _lookup_chunk(state, svc, chunk_id)
@@ -380,22 +443,32 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
             {"documents": [{**c.model_dump(mode="json"), "n_chunks": counts.get(c.doc_id, 0)} for c in cards]}
         )
 
-    @app.get("/api/documents/{doc_id}", tags=["documents"])
+    @app.get("/api/documents/{doc_id}", tags=["documents"], responses=_errors(404))
     def document(svc: Svc, doc_id: str) -> JSONResponse:
         """A document's card, pages (size, chunk ids on each) and chunk summaries."""
         check_id(doc_id, "document")
         return JSONResponse(state.doc_detail(svc, doc_id))
 
-    @app.get("/api/documents/{doc_id}/pages/{page}.png", tags=["documents"])
-    def page_png(svc: Svc, doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> FileResponse:
+    @app.get(
+        "/api/documents/{doc_id}/pages/{page}.png",
+        tags=["documents"],
+        response_class=FileResponse,
+        responses={**PNG, **_errors(404, 422)},
+    )
+    def page_png(svc: Svc, doc_id: str, page: Annotated[int, PathParam(ge=1, le=MAX_PAGE)]) -> Response:
         """A page image at the ingest dpi (rendered from the stored PDF on first request)."""
         check_id(doc_id, "document")
         detail = state.doc_detail(svc, doc_id)
         if detail["pages"] and page > max(p["page"] for p in detail["pages"]):
             raise NotFoundError(f"document {doc_id} has no page {page}")
-        return FileResponse(svc.page_image(doc_id, page), media_type="image/png", headers=IMMUTABLE)
+        image = svc.page_image_data(doc_id, page)  # rendered in memory when the disk is full
+        if isinstance(image, bytes):
+            return Response(image, media_type="image/png", headers=IMMUTABLE)
+        return FileResponse(image, media_type="image/png", headers=IMMUTABLE)
 
-    @app.get("/api/documents/{doc_id}/pdf", tags=["documents"])
+    @app.get(
+        "/api/documents/{doc_id}/pdf", tags=["documents"], response_class=FileResponse, responses={**PDF, **_errors(404)}
+    )
     def pdf(svc: Svc, doc_id: str) -> FileResponse:
         """The PDF as ingested."""
         path = svc.pdf_path(doc_id)

@@ -18,7 +18,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.utilities.types import Image
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from layoutrag.config import Settings, load_settings
 from layoutrag.errors import LayoutragError, NotFoundError
@@ -49,6 +49,31 @@ def _tool_error(e: LayoutragError) -> ToolError:
     return ToolError(f"{type(e).__name__}: {msg}")
 
 
+def validation_line(e: ValidationError) -> str:
+    """One line for bad tool arguments, like the CLI and the HTTP API: the field and what is wrong."""
+    errors = e.errors()
+    if not errors:
+        return "InputError: invalid arguments"
+    first = errors[0]
+    where = ".".join(str(p) for p in first["loc"]) or "arguments"
+    msg = (str(first["msg"]).splitlines() or ["bad value"])[0]
+    more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"InputError: invalid {where}: {msg}{more}"
+
+
+class _Server(MCPServer):
+    """The SDK's server, with argument validation errors in one line (the SDK's own text is the
+    pydantic report: several lines and a link)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                raise ToolError(validation_line(e.__cause__)) from e.__cause__
+            raise
+
+
 def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> MCPServer:
     service = LayoutRAG(Path(data_root), settings=settings or load_settings())
 
@@ -57,7 +82,7 @@ def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> M
         service.refresh()
         return service
 
-    server: MCPServer = MCPServer(
+    server: MCPServer = _Server(
         "layoutrag", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING"
     )
 

@@ -1,0 +1,57 @@
+"""A bounded schemathesis run against a live `layoutrag serve` on 127.0.0.1: every operation of
+/openapi.json, all checks, 0 failures (#18.11). Skips when schemathesis is not installed."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytest.importorskip("schemathesis")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_schemathesis_finds_no_failures(served_data: Path, tmp_path: Path) -> None:
+    st = shutil.which("st", path=str(Path(sys.executable).parent))
+    if st is None:
+        pytest.skip("the schemathesis CLI (st) is not installed")
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "layoutrag.cli", "serve", "--data", str(served_data), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        run = subprocess.run(
+            [st, "run", f"{base}/openapi.json", "--checks", "all", "--max-examples", "5", "--max-time", "60",
+             "--workers", "1", "--seed", "1", "--request-timeout", "30"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=tmp_path,
+        )
+        assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
