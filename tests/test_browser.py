@@ -48,8 +48,13 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server_url(served_data: Path) -> Iterator[str]:
+    yield from _serve(create_app(served_data))
+
+
+def _serve(app) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
+    """Run `app` with uvicorn on a free loopback port until the generator is closed."""
     port = _free_port()
-    config = uvicorn.Config(create_app(served_data), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -206,18 +211,19 @@ def test_document_tree_chunk_browser_and_answers_off(browser, server_url: str, t
     page.close()
 
 
-def test_answer_page_links_citations_to_the_page_viewer(
-    browser, server_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_answer_page_links_citations_to_the_page_viewer(browser, served_data: Path) -> None:
     def chat(messages: list[dict]) -> str:
         return (
             NOT_IN_EVIDENCE if "price" in messages[-1]["content"] else "Operating range: -40 to +85 °C [E1]."
         )
 
+    from layoutrag.config import load_settings
+
     with OpenAIStub(chat=chat) as stub:
-        monkeypatch.setenv(
-            "LAYOUTRAG_LLM_BASE_URL", stub.base_url
-        )  # the in-process server reads it per request
+        # the server takes its settings tree once, at start: this one points its answers at the stub
+        app = create_app(served_data, settings=load_settings().updated(llm_base_url=stub.base_url))
+        serving = _serve(app)
+        server_url = next(serving)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(server_url + "/#/answer?q=operating temperature range")
         page.wait_for_selector("#answer a.cite")
@@ -232,3 +238,4 @@ def test_answer_page_links_citations_to_the_page_viewer(
         assert "does not contain the answer" in page.inner_text("#answer-status")
         assert page.locator("#answer").count() == 0
         page.close()
+        serving.close()
