@@ -143,7 +143,7 @@ def tkd(shared: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str
         emb = get_embedder(name)
         memo = MemoQueries(emb)
         vecs, _ = embed_with_cache(
-            emb, [embed_text(c, s.index.embed_max_chars) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
+            emb, [embed_text(c, s.index.embed_max_chars, cards.get(c.doc_id)) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
         )
         rows = []
         for tok in ("part_aware", "part_aware_no_ngrams", "standard"):

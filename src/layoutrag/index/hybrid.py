@@ -160,7 +160,7 @@ class HybridIndex:
         if dense:
             emb = get_embedder(embedder or s.index.embedder) if not _is_embedder(embedder) else embedder  # type: ignore[arg-type]
             if vectors is None:
-                texts = [embed_text(c, s.index.embed_max_chars) for c in chunks]
+                texts = [embed_text(c, s.index.embed_max_chars, card_map.get(c.doc_id)) for c in chunks]
                 vectors, _ = embed_with_cache(emb, texts, cache)
             dense_index = DenseIndex.build(vectors)
             dense_index.nprobe = s.index.dense_nprobe
