@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from layoutrag.config import load_settings
 from layoutrag.evaluation.crossval import (
     N_FOLDS,
@@ -72,8 +74,8 @@ def breakdown(results: list[CVResult], attr: str, scoring: str, metric: str = "h
         return ""
     if attr == "fold":
         groups = {str(k): {"n": rows[0].per_fold[k].get("n", 0)} for k in range(N_FOLDS)}
-    elif attr == "corpus":
-        groups = rows[0].metrics["by_corpus"]
+    elif attr in ("corpus", "set"):
+        groups = rows[0].metrics[f"by_{attr}"]
     else:
         groups = rows[0].metrics[f"by_{attr}"]
     keys = list(groups)
@@ -86,8 +88,8 @@ def breakdown(results: list[CVResult], attr: str, scoring: str, metric: str = "h
     for r in rows:
         if attr == "fold":
             src = {str(k): r.per_fold[k] for k in range(N_FOLDS)}
-        elif attr == "corpus":
-            src = r.metrics["by_corpus"]
+        elif attr in ("corpus", "set"):
+            src = r.metrics[f"by_{attr}"]
         else:
             src = r.metrics[f"by_{attr}"]
         out.append(f"| {r.system} | " + " | ".join(fmt(src.get(g, {}).get(metric)) for g in keys) + " |")
@@ -129,6 +131,10 @@ def main() -> None:
     if "learned" in wanted:
         rows = training_rows(corpora, progress=say)
         say(f"{len(rows.y)} candidate rows, {int(rows.y.sum())} positive")
+        for c in corpora:  # the ceiling of any ranking of these candidates
+            mine = np.array([q.startswith(c.name + "/") for q in rows.qid])
+            covered = len(set(rows.qid[mine & (rows.y == 1)].tolist()))
+            print(f"candidate ceiling, {c.name}: {covered}/{len(c.queries)} queries have a covering candidate")
         rankers = {k: fit_ranker(rows, exclude_fold=k) for k in range(N_FOLDS)}
         systems["layoutrag learned (CV)"] = (learned_searcher(rankers), len(FEATURES) + 1)
     if "pointwise" in wanted:
@@ -161,7 +167,7 @@ def main() -> None:
     print()
     print(table(results))
     for scoring in SCORINGS:
-        for attr in ("lang", "kind", "corpus", "fold"):
+        for attr in ("lang", "kind", "set", "fold"):
             print()
             print(breakdown(results, attr, scoring))
     if rankers:

@@ -79,6 +79,7 @@ class Corpus:
     folds: dict[str, int]  # query id -> fold
     doc_ids: dict[str, str]  # gold doc (file name) -> doc id
     unresolved: list[str] = field(default_factory=list)  # query ids whose document is not indexed
+    sets: dict[str, str] = field(default_factory=dict)  # query id -> the query file it came from
     _units: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def fold_queries(self, k: int | None = None, *, exclude: int | None = None) -> list[RegionQuery]:
@@ -124,6 +125,7 @@ def open_corpus(
     queries: list[RegionQuery] = []
     unresolved: list[str] = []
     seen: set[str] = set()
+    sets: dict[str, str] = {}
     for qf in query_files:
         for q in load_queries(Path(qf)):
             if not isinstance(q, RegionQuery):
@@ -131,6 +133,7 @@ def open_corpus(
             if q.id in seen:  # ids must be unique within a corpus: prefix by the file's stem
                 q = replace(q, id=f"{Path(qf).stem}:{q.id}")
             seen.add(q.id)
+            sets[q.id] = Path(qf).stem
             if q.doc in doc_ids or q.doc in index.cards:
                 queries.append(q)
             else:
@@ -143,6 +146,7 @@ def open_corpus(
         folds={q.id: doc_fold(q.doc, folds) for q in queries},
         doc_ids=doc_ids,
         unresolved=unresolved,
+        sets=sets,
     )
 
 
@@ -239,6 +243,7 @@ def crossvalidate(
             hits = s.hits.model_copy(update={"page_members": members})
             pooled: list[RegionQueryResult] = []
             per_fold: dict[int, dict] = {}
+            set_of: dict[int, str] = {}
             for k in range(N_FOLDS):
                 fold_results: list[RegionQueryResult] = []
                 for corpus in corpora:
@@ -250,6 +255,7 @@ def crossvalidate(
                     for rr in r.region:
                         rr.top = []
                         rr.doc = f"{corpus.name}:{rr.doc}"
+                        set_of[id(rr)] = f"{corpus.name}/{corpus.sets.get(rr.id, '')}"
                     fold_results += r.region
                 per_fold[k] = region_metrics(fold_results) if fold_results else {"n": 0}
                 pooled += fold_results
@@ -259,6 +265,10 @@ def crossvalidate(
             res.metrics = region_metrics(pooled)
             res.metrics["by_corpus"] = {
                 c.name: region_metrics([r for r in pooled if r.doc.startswith(c.name + ":")]) for c in corpora
+            }
+            res.metrics["by_set"] = {
+                name: region_metrics([r for r in pooled if set_of[id(r)] == name])
+                for name in sorted(set(set_of.values()))
             }
             out.append(res)
     return out
