@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/search_quality.py [--shared ../shared] [--datasheets-data DIR]
 
-TKD (chunk-id gold): imports /work/shared/eval/tkd/chunks.jsonl with `import_chunks_file` into a
+TKD (chunk-id gold): imports /work/shared/eval/tkd/chunks.jsonl with `layoutrag.build.import_chunks` into a
 scratch data dir (the real path), then builds in-memory baselines on the same chunks and reports
 Recall@5 / Recall@15 / MRR@15 on dev-queries.jsonl.
 
@@ -24,12 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
+from layoutrag.build import import_chunks
 from layoutrag.config import FusionSettings, FusionStrategy, Settings
 from layoutrag.evaluation.harness import ranked_chunk_ids
 from layoutrag.evaluation.metrics import mrr, score_chunk_query
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.hybrid import HybridIndex, SearchOptions, embed_text
-from layoutrag.index.importer import derive_card, import_chunks_file, parse_chunk_lines
+from layoutrag.index.importer import derive_card, parse_chunk_lines
 from layoutrag.records import Chunk, EvidencePackage
 
 Search = Callable[[str], list[EvidencePackage]]
@@ -121,7 +122,8 @@ def tkd(shared: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str
         if (cache_dir / "embeddings").is_dir():
             shutil.copytree(cache_dir / "embeddings", Path(tmp) / "cache" / "embeddings")
         t0 = time.perf_counter()
-        n, problems = import_chunks_file(chunks_file, Path(tmp), progress=False)
+        built = import_chunks(chunks_file, Path(tmp))
+        n, problems = built.imported, built.problems
         print(
             f"import-chunks: {n} chunks, {len(problems)} bad lines, {time.perf_counter() - t0:.1f}s",
             file=sys.stderr,

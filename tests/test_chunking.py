@@ -28,7 +28,7 @@ from layoutrag.chunking.tiling import tile_boxes
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import area, covered_area, union_box
-from layoutrag.records import Chunk, DocChunks, Element, EvidencePackage
+from layoutrag.records import Box, Chunk, DocChunks, Element, EvidencePackage
 from layoutrag.storage import DataDir
 
 S = Settings()
@@ -389,7 +389,7 @@ def test_member_slot_reaches_the_ruled_grid_around_a_tight_table_box(tmp_path):
     doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
     table = next(e for e in doc.pages[0].elements if e.label == "table")
     assert table.bbox_pdf == (40, 156, 550, 256)  # the grid drawn by the factory
-    tight = table.model_copy(update={"bbox_pdf": (43, 159, 547, 253)})  # detector box inside the grid
+    tight = table.model_copy(update={"bbox_pdf": Box(43, 159, 547, 253)})  # detector box inside the grid
     page = doc.pages[0].model_copy(
         update={"elements": [tight if e is table else e for e in doc.pages[0].elements]}
     )

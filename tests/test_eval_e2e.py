@@ -162,14 +162,14 @@ def test_non_finite_metrics_are_written_as_null(
 
 
 def test_generated_queries_obey_the_invariants(corpus: tuple[Path, Path], tmp_path: Path) -> None:
-    from layoutrag.config import settings
+    from layoutrag.config import load_settings
     from layoutrag.evaluation.report import write_report
     from layoutrag.evaluation.systems import EvalContext, compare_systems, main_systems
     from layoutrag.storage import DataDir
 
     pdfs, data = corpus
     qs = load_queries(pdfs / "queries.jsonl")
-    ctx = EvalContext.open(DataDir(data), settings=settings, pdfs=pdfs, console=None)
+    ctx = EvalContext.open(DataDir(data), settings=load_settings(), pdfs=pdfs, console=None)
     assert len(ctx.doc_ids) == 2  # gold file names resolve to doc ids
     answers = locate_answers(qs, ctx.pdf_for_doc)
     assert len(answers) == len(qs)  # the generator gives every answer's box

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from layoutrag.build import import_chunks
 from layoutrag.cli import app
 from layoutrag.errors import IndexMissingError, InputError
-from layoutrag.index.importer import import_chunks_file
 from layoutrag.index.store import build_index, current_generation, load_index
 from layoutrag.records import DocChunks, DocumentCard
 from layoutrag.service import LayoutRAG
@@ -75,7 +75,8 @@ def test_import_reports_bad_lines_and_indexes_the_rest(tmp_path: Path) -> None:
     f = tmp_path / "mixed.jsonl"
     f.write_text("\n".join(bad) + "\n", encoding="utf-8")
     data = tmp_path / "data"
-    n, problems = import_chunks_file(f, data, progress=False)
+    built = import_chunks(f, data)
+    n, problems = built.imported, built.problems
     assert n == 3
     assert [line for line, _ in problems] == [2, 3, 4, 5, 6, 10]
     reasons = dict(problems)
@@ -137,7 +138,7 @@ def test_cli_os_errors_are_one_line_naming_the_path(tmp_path: Path, monkeypatch:
 
 def test_cli_error_text_is_not_read_as_markup(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    import_chunks_file(small_jsonl(tmp_path / "c.jsonl", docs=1), data, progress=False)
+    import_chunks(small_jsonl(tmp_path / "c.jsonl", docs=1), data)
     res = CliRunner().invoke(app, ["search", "frequency", "--doc", "[/x]", "--data", str(data)])
     assert isinstance(res.exception, SystemExit) and res.exit_code == 1
     assert res.output.strip() == "error: unknown document: [/x]"
@@ -150,7 +151,7 @@ def test_unknown_block_type_is_refused_naming_the_valid_types(tmp_path: Path) ->
         chunk_line("doc9", 1, 0, "Frequency stability over temperature", block_type="stability_curve"),
     ]
     (tmp_path / "c2.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    import_chunks_file(tmp_path / "c2.jsonl", data, progress=False)
+    import_chunks(tmp_path / "c2.jsonl", data)
     runner = CliRunner()
     res = runner.invoke(app, ["search", "frequency", "--data", str(data), "--type", "bogus"])
     assert isinstance(res.exception, SystemExit) and res.exit_code == 2
@@ -177,14 +178,14 @@ def test_index_cli_with_nothing_ingested_is_an_error(tmp_path: Path) -> None:
         assert isinstance(res.exception, SystemExit) and res.exit_code == 1
         assert res.output.strip() == f"error: no ingested documents in {data}; run `layoutrag ingest` first"
     assert not (tmp_path / "missing").exists() and not list(tmp_path.iterdir())  # nothing written
-    import_chunks_file(small_jsonl(tmp_path / "c.jsonl", docs=1), tmp_path / "data", progress=False)
+    import_chunks(small_jsonl(tmp_path / "c.jsonl", docs=1), tmp_path / "data")
     res = runner.invoke(app, ["index", "--data", str(tmp_path / "data")])
     assert res.exit_code == 0 and "chunks=3" in res.output, res.output
 
 
 def test_service_search_end_to_end(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    import_chunks_file(small_jsonl(tmp_path / "c.jsonl"), data, progress=False)
+    import_chunks(small_jsonl(tmp_path / "c.jsonl"), data)
     rag = LayoutRAG(data)
     hits = rag.search("xo1100 ESR", top_k=2)
     assert hits[0].doc_id == "doc1"

@@ -115,21 +115,21 @@ def test_rerun_skips_and_backend_switch_reruns_layout_only(sample, tmp_path: Pat
     (first,) = ingest_and_chunk([small], data, layout="pymupdf", progress=False)
     dd = DataDir(data)
     before = dd.document_json(first.doc_id).read_bytes()
-    text_art = text_artifact_path(dd, first.doc_id, Settings().dpi)
+    text_art = text_artifact_path(dd, first.doc_id, Settings().render.dpi)
     text_mtime = text_art.stat().st_mtime_ns
     (again,) = ingest_and_chunk([small], data, layout="pymupdf", progress=False)
     assert again.status == "skipped" and dd.document_json(first.doc_id).read_bytes() == before
     (yolo,) = ingest_and_chunk([small], data, layout="yolo", progress=False)
     assert yolo.status == "ok", yolo.error
     assert text_art.stat().st_mtime_ns == text_mtime  # the text stage was reused
-    assert layout_artifact_path(dd, first.doc_id, "yolo-c0.25", Settings().dpi).is_file()
+    assert layout_artifact_path(dd, first.doc_id, "yolo-c0.25", Settings().render.dpi).is_file()
     ydoc = load_doc(data, first.doc_id)
     assert ydoc.layout_backend == "yolo"
     assert any(e.label == "table" for e in ydoc.pages[0].elements)
     assert all(
         0 < e.confidence <= 1 for p in ydoc.pages for e in p.elements if e.source_label != "orphan_text"
     )
-    pm_layout = layout_artifact_path(dd, first.doc_id, "pymupdf", Settings().dpi)
+    pm_layout = layout_artifact_path(dd, first.doc_id, "pymupdf", Settings().render.dpi)
     pm_mtime = pm_layout.stat().st_mtime_ns
     (back,) = ingest_and_chunk([small], data, layout="pymupdf", progress=False)
     assert back.status == "ok" and pm_layout.stat().st_mtime_ns == pm_mtime  # detections reused

@@ -113,3 +113,32 @@ def test_errors_are_tool_errors_with_a_clear_message(session_results: dict, key:
     assert result.is_error
     text = _text(result)
     assert message in text and "Traceback" not in text and "\n" not in text
+
+
+def test_a_running_server_sees_a_new_index_generation(served_data: Path, tmp_path: Path) -> None:
+    """One session across a re-index: chunks imported (and indexed by the orchestrator) while the
+    server runs are found by the next call, without a restart."""
+    import shutil
+
+    from layoutrag.build import import_chunks
+
+    data = tmp_path / "data"
+    shutil.copytree(served_data, data)
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text(
+        '{"chunk_id": "zzq_p1_b00", "doc_id": "zzq", "page": 1, "block_type": "text", '
+        '"native_text": "Quokkatron QX-77 flux capacitor rating 1.21 gigawatts"}\n',
+        encoding="utf-8",
+    )
+
+    async def run() -> tuple[list[str], list[str]]:
+        async with Client(_server(data)) as client:
+            before = await client.call_tool("build_evidence_package", {"query": "Quokkatron QX-77", "top_k": 3})
+            import_chunks(extra, data)  # a new generation goes live while the server runs
+            after = await client.call_tool("build_evidence_package", {"query": "Quokkatron QX-77", "top_k": 3})
+        ids = [[h["doc_id"] for h in r.structured_content["hits"]] for r in (before, after)]
+        return ids[0], ids[1]
+
+    before, after = asyncio.run(asyncio.wait_for(run(), timeout=240))
+    assert "zzq" not in before
+    assert after[0] == "zzq"

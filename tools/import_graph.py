@@ -50,14 +50,15 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out: set[str] = set()
     for node in ast.walk(tree):
-        names: list[str] = []
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            out.update(a.name for a in node.names if a.name in modules)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-        for n in names:
-            if n in modules:
-                out.add(n)
+            for a in node.names:
+                sub = f"{node.module}.{a.name}"
+                # `from pkg import submodule` imports the submodule; `from mod import name`, the module
+                hit = sub if sub in modules else node.module
+                if hit in modules:
+                    out.add(hit)
     return out
 
 
@@ -65,8 +66,6 @@ def graph() -> dict[str, set[str]]:
     files = {module_name(p): p for p in SRC.rglob("*.py")}
     mods = set(files)
     g = {m: imports_of(p, mods) - {m} for m, p in files.items()}
-    # `from layoutrag.x import y` also names the package `layoutrag.x`: a package's __init__ that
-    # imports nothing is not an edge worth following, but keep the edge to the package itself
     return g
 
 

@@ -17,6 +17,7 @@ Bad input never stops the batch: a document that cannot be ingested or chunked g
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import time
 from collections.abc import Sequence
@@ -133,12 +134,13 @@ def ingest_and_chunk(
         if jobs <= 1 or len(todo) <= 1:
             for i in todo:
                 bar.start_doc(files[i].name)
+                tick: Tick = functools.partial(bar.pages, doc=i)
                 results[i] = process_document(
                     files[i],
                     data.root,
                     backend=backend,
                     settings=settings,
-                    tick=lambda n, i=i: bar.pages(n, i),
+                    tick=tick,
                     sha=shas[i],
                 )
                 bar.done_doc(i, 2 * page_counts[i])

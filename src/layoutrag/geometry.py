@@ -1,4 +1,5 @@
-"""Box math. Boxes are ``(x0, y0, x1, y1)``; the space is named by the function, never guessed.
+"""Box math over :class:`layoutrag.records.Box` (any 4-sequence is accepted, a Box comes back);
+the space is named by the function, never guessed.
 
 `pt` = PDF points, top-left origin of the displayed page (the stored space);
 `px` = pixels of the page image rendered at `dpi`.
@@ -10,10 +11,11 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from layoutrag.records import BBox
+from layoutrag.records import Box
 
 __all__ = [
     "area",
+    "as_box",
     "clip",
     "contains_frac",
     "covered_area",
@@ -25,23 +27,30 @@ __all__ = [
 ]
 
 
-def pt_to_px(box: Sequence[float], dpi: float) -> BBox:
-    s = dpi / 72.0
-    return (box[0] * s, box[1] * s, box[2] * s, box[3] * s)
+def as_box(b: Sequence[float]) -> Box:
+    """Any 4-sequence (a list, a tuple, a PyMuPDF rect's tuple) as a :class:`Box`."""
+    return b if isinstance(b, Box) else Box(float(b[0]), float(b[1]), float(b[2]), float(b[3]))
 
 
-def px_to_pt(box: Sequence[float], dpi: float) -> BBox:
-    s = 72.0 / dpi
-    return (box[0] * s, box[1] * s, box[2] * s, box[3] * s)
+def pt_to_px(box: Sequence[float], dpi: float) -> Box:
+    return as_box(box).to_px(dpi)
+
+
+def px_to_pt(box: Sequence[float], dpi: float) -> Box:
+    x0, y0, x1, y1 = box
+    return Box.from_px((x0, y0, x1, y1), dpi)
 
 
 def area(b: Sequence[float]) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+    x0, y0, x1, y1 = b
+    return max(0.0, x1 - x0) * max(0.0, y1 - y0)
 
 
 def intersection(a: Sequence[float], b: Sequence[float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
+    ax0, ay0, ax1, ay1 = a
+    bx0, by0, bx1, by1 = b
+    w = min(ax1, bx1) - max(ax0, bx0)
+    h = min(ay1, by1) - max(ay0, by0)
     return w * h if w > 0 and h > 0 else 0.0
 
 
@@ -58,37 +67,39 @@ def contains_frac(inner: Sequence[float], outer: Sequence[float]) -> float:
     return intersection(inner, outer) / a if a > 0 else 0.0
 
 
-def clip(b: Sequence[float], width: float, height: float) -> BBox:
-    return (
-        min(max(b[0], 0.0), width),
-        min(max(b[1], 0.0), height),
-        min(max(b[2], 0.0), width),
-        min(max(b[3], 0.0), height),
+def clip(b: Sequence[float], width: float, height: float) -> Box:
+    x0, y0, x1, y1 = b
+    return Box(
+        min(max(x0, 0.0), width),
+        min(max(y0, 0.0), height),
+        min(max(x1, 0.0), width),
+        min(max(y1, 0.0), height),
     )
 
 
-def union_box(boxes: Iterable[Sequence[float]]) -> BBox:
-    bs = list(boxes)
+def union_box(boxes: Iterable[Sequence[float]]) -> Box:
+    bs = [as_box(b) for b in boxes]
     if not bs:
         raise ValueError("union of no boxes")
-    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs), max(b[3] for b in bs))
+    return Box(min(b.x0 for b in bs), min(b.y0 for b in bs), max(b.x1 for b in bs), max(b.y1 for b in bs))
 
 
 def covered_area(target: Sequence[float], boxes: Iterable[Sequence[float]]) -> float:
     """Area of `target` covered by the union of `boxes` (exact, by coordinate compression)."""
-    clipped = []
-    for b in boxes:
-        c = (max(b[0], target[0]), max(b[1], target[1]), min(b[2], target[2]), min(b[3], target[3]))
-        if c[2] > c[0] and c[3] > c[1]:
+    t = as_box(target)
+    clipped: list[Box] = []
+    for b in map(as_box, boxes):
+        c = Box(max(b.x0, t.x0), max(b.y0, t.y0), min(b.x1, t.x1), min(b.y1, t.y1))
+        if c.x1 > c.x0 and c.y1 > c.y0:
             clipped.append(c)
     if not clipped:
         return 0.0
-    xs = np.unique([v for c in clipped for v in (c[0], c[2])])
-    ys = np.unique([v for c in clipped for v in (c[1], c[3])])
+    xs = np.unique([v for c in clipped for v in (c.x0, c.x1)])
+    ys = np.unique([v for c in clipped for v in (c.y0, c.y1)])
     grid = np.zeros((len(ys) - 1, len(xs) - 1), dtype=bool)
     for c in clipped:
-        i0, i1 = np.searchsorted(ys, [c[1], c[3]])
-        j0, j1 = np.searchsorted(xs, [c[0], c[2]])
+        i0, i1 = np.searchsorted(ys, [c.y0, c.y1])
+        j0, j1 = np.searchsorted(xs, [c.x0, c.x1])
         grid[i0:i1, j0:j1] = True
     cell = np.outer(np.diff(ys), np.diff(xs))
     return float((cell * grid).sum())

@@ -19,6 +19,7 @@ and the ruled extents of tables and pictures (``get_drawings`` walks the whole c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from PIL import Image
 
 from layoutrag.config import Settings
 from layoutrag.errors import DocumentError, NotFoundError
-from layoutrag.records import BBox, Document, Word
+from layoutrag.records import BBox, Box, Document, Word
 from layoutrag.storage import DataDir, atomic_write_bytes
 
 __all__ = [
@@ -112,13 +113,13 @@ def page_size_pt(page: pymupdf.Page) -> tuple[float, float]:
     return (float(r.width), float(r.height))
 
 
-def to_displayed(page: pymupdf.Page, box: tuple[float, float, float, float] | pymupdf.Rect) -> BBox:
+def to_displayed(page: pymupdf.Page, box: Sequence[float] | pymupdf.Rect) -> BBox:
     """Unrotated PyMuPDF page coordinates → displayed page space (bbox_pdf)."""
     r = pymupdf.Rect(box)
     if page.rotation % 360:
         r = r * page.rotation_matrix
         r.normalize()
-    return (float(r.x0), float(r.y0), float(r.x1), float(r.y1))
+    return Box(float(r.x0), float(r.y0), float(r.x1), float(r.y1))
 
 
 def count_text_chars(page: pymupdf.Page) -> int:

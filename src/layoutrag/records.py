@@ -15,7 +15,7 @@ Record tree::
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -23,6 +23,7 @@ __all__ = [
     "BLOCK_TYPES",
     "LABELS",
     "BBox",
+    "Box",
     "Chunk",
     "Document",
     "DocChunks",
@@ -69,8 +70,56 @@ BLOCK_TYPES: tuple[str, ...] = (
 )
 """Every `Chunk.block_type` ingest makes (chunking.group.block_type_of); imported chunks may add others."""
 
-BBox = tuple[float, float, float, float]
-"""[x0, y0, x1, y1] in PDF points, top-left origin of the displayed page."""
+class Box(NamedTuple):
+    """A box ``(x0, y0, x1, y1)``, x0 <= x1 and y0 <= y1 for a real box. In records it is PDF points,
+    top-left origin of the displayed page; its JSON form is the list ``[x0, y0, x1, y1]``. Box math
+    beyond these few methods is in :mod:`layoutrag.geometry`; pixels come from `to_px` only."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def area(self) -> float:
+        return max(0.0, self.x1 - self.x0) * max(0.0, self.y1 - self.y0)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
+
+    def intersection(self, other: Box) -> float:
+        """Area shared with `other` (0 when they do not overlap)."""
+        w = min(self.x1, other[2]) - max(self.x0, other[0])
+        h = min(self.y1, other[3]) - max(self.y0, other[1])
+        return w * h if w > 0 and h > 0 else 0.0
+
+    def union(self, other: Box) -> Box:
+        """The smallest box holding both."""
+        return Box(min(self.x0, other[0]), min(self.y0, other[1]), max(self.x1, other[2]), max(self.y1, other[3]))
+
+    def to_px(self, dpi: float) -> Box:
+        """Points -> pixels of a page image rendered at `dpi` (px = pt x dpi / 72)."""
+        s = dpi / 72.0
+        return Box(self.x0 * s, self.y0 * s, self.x1 * s, self.y1 * s)
+
+    @classmethod
+    def from_px(cls, box: tuple[float, float, float, float], dpi: float) -> Box:
+        """Pixels of a page image rendered at `dpi` -> points."""
+        s = 72.0 / dpi
+        return cls(box[0] * s, box[1] * s, box[2] * s, box[3] * s)
+
+
+BBox = Box
+"""The type of every stored box: :class:`Box` (``[x0, y0, x1, y1]`` in PDF points, JSON a list)."""
 
 TextSource = Literal["pdf_layer", "ocr", "none"]
 

@@ -237,7 +237,7 @@ def _title_block_text(doc: Document) -> str:
     parts = [e.text for e in els if e.label in ("title", "page_header")]
     heads = [e.text for e in els if e.label == "section_header"][:3]
     top = [
-        e.text for e in els if e.bbox_pdf[3] < p.height_pt * 0.25 and e.label in ("text", "section_header")
+        e.text for e in els if e.bbox_pdf.y1 < p.height_pt * 0.25 and e.label in ("text", "section_header")
     ]
     return "\n".join([*parts, *heads, *top])
 

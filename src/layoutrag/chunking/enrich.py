@@ -134,10 +134,10 @@ def numbered_page_image(img: Image.Image, page: Page, elements: list[Element]) -
         tag = str(i)
         tl, tt, tr, tb = draw.textbbox((0, 0), tag, font=font)
         w, h = tr - tl + 4, tb - tt + 4
-        left = e.bbox_pdf[0] * sx
+        left = e.bbox_pdf.x0 * sx
         # in the margin left of the box when it fits (the element's first words stay readable)
         x = left - w if left >= w else min(max(0, left), out.width - w)
-        y = min(max(0, e.bbox_pdf[1] * sy), out.height - h)
+        y = min(max(0, e.bbox_pdf.y0 * sy), out.height - h)
         draw.rectangle((x, y, x + w, y + h), fill=_MARK)
         draw.text((x + 2 - tl, y + 2 - tt), tag, fill=(255, 255, 255), font=font)
     return out
@@ -183,7 +183,8 @@ def parse_groups(answer: str, n: int) -> list[tuple[list[int], str]] | None:
         if not isinstance(g, dict) or not isinstance(g.get("elements"), list):
             continue
         ids = [i for i in g["elements"] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n]
-        desc = g.get("description") if isinstance(g.get("description"), str) else ""
+        raw = g.get("description")
+        desc = raw if isinstance(raw, str) else ""
         if ids:
             out.append((ids, desc.strip()[:500]))
     return out
@@ -201,7 +202,7 @@ def _rows_by_table(groups: list[Group]) -> dict[str, tuple[list[TableRow], list[
                 if r.page == t.page
                 and (
                     len(tables) == 1
-                    or t.bbox_pdf[1] - 2 <= (r.bbox_pdf[1] + r.bbox_pdf[3]) / 2 <= t.bbox_pdf[3] + 2
+                    or t.bbox_pdf.y0 - 2 <= (r.bbox_pdf.y0 + r.bbox_pdf.y1) / 2 <= t.bbox_pdf.y1 + 2
                 )
             ]
             out[t.element_id] = (rows, g.header)

@@ -194,7 +194,8 @@ def _write_evidence(
         else:
             bbox = chunks[ci].regions[mi].bbox_pdf
         box = crop_box_px(bbox, dpi, pad_px, img.size)
-        if box[2] - box[0] < 1 or box[3] - box[1] < 1:
+        x0, y0, x1, y1 = box
+        if x1 - x0 < 1 or y1 - y0 < 1:
             continue
         if mi < 0:
             blocks[(ci, page)] = img.crop(box)

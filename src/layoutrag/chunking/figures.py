@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from layoutrag.geometry import contains_frac
-from layoutrag.records import BBox, Element, Page
+from layoutrag.records import BBox, Box, Element, Page
 
 __all__ = ["is_sub_picture", "split_multi_figure_pictures"]
 
@@ -31,36 +31,36 @@ def is_sub_picture(element_id: str) -> bool:
 
 def _rows(captions: list[Element]) -> list[list[Element]]:
     rows: list[list[Element]] = []
-    for c in sorted(captions, key=lambda e: (e.bbox_pdf[1], e.bbox_pdf[0])):
+    for c in sorted(captions, key=lambda e: (e.bbox_pdf.y0, e.bbox_pdf.x0)):
         if rows:
             last = rows[-1]
-            y0 = min(e.bbox_pdf[1] for e in last)
-            y1 = max(e.bbox_pdf[3] for e in last)
-            if min(y1, c.bbox_pdf[3]) - max(y0, c.bbox_pdf[1]) > 0:
+            y0 = min(e.bbox_pdf.y0 for e in last)
+            y1 = max(e.bbox_pdf.y1 for e in last)
+            if min(y1, c.bbox_pdf.y1) - max(y0, c.bbox_pdf.y0) > 0:
                 last.append(c)
                 continue
         rows.append([c])
-    return [sorted(r, key=lambda e: e.bbox_pdf[0]) for r in rows]
+    return [sorted(r, key=lambda e: e.bbox_pdf.x0) for r in rows]
 
 
 def _sub_boxes(pic: BBox, captions: list[Element]) -> list[BBox]:
     rows = _rows(captions)
     px0, py0, px1, py1 = pic
     height = py1 - py0
-    above_style = (min(e.bbox_pdf[1] for e in rows[0]) - py0) < 0.1 * height
+    above_style = (min(e.bbox_pdf.y0 for e in rows[0]) - py0) < 0.1 * height
     boxes: list[BBox] = []
     for k, row in enumerate(rows):
         if above_style:
-            top = py0 if k == 0 else min(e.bbox_pdf[1] for e in row)
-            bottom = py1 if k == len(rows) - 1 else min(e.bbox_pdf[1] for e in rows[k + 1])
+            top = py0 if k == 0 else min(e.bbox_pdf.y0 for e in row)
+            bottom = py1 if k == len(rows) - 1 else min(e.bbox_pdf.y0 for e in rows[k + 1])
         else:
-            top = py0 if k == 0 else max(e.bbox_pdf[3] for e in rows[k - 1])
-            bottom = py1 if k == len(rows) - 1 else max(e.bbox_pdf[3] for e in row)
-        centers = [(e.bbox_pdf[0] + e.bbox_pdf[2]) / 2 for e in row]
+            top = py0 if k == 0 else max(e.bbox_pdf.y1 for e in rows[k - 1])
+            bottom = py1 if k == len(rows) - 1 else max(e.bbox_pdf.y1 for e in row)
+        centers = [(e.bbox_pdf.x0 + e.bbox_pdf.x1) / 2 for e in row]
         for i in range(len(row)):
             left = px0 if i == 0 else (centers[i - 1] + centers[i]) / 2
             right = px1 if i == len(row) - 1 else (centers[i] + centers[i + 1]) / 2
-            boxes.append((round(left, 2), round(top, 2), round(right, 2), round(bottom, 2)))
+            boxes.append(Box(round(left, 2), round(top, 2), round(right, 2), round(bottom, 2)))
     return boxes
 
 
@@ -82,11 +82,11 @@ def split_multi_figure_pictures(page: Page) -> Page:
             continue
         subs = []
         for k, box in enumerate(_sub_boxes(pic.bbox_pdf, caps), start=1):
+            x0, y0, x1, y1 = box
             words = [
                 w.text
                 for w in page.words
-                if box[0] <= (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2 < box[2]
-                and box[1] <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < box[3]
+                if x0 <= (w.bbox_pdf.x0 + w.bbox_pdf.x1) / 2 < x1 and y0 <= (w.bbox_pdf.y0 + w.bbox_pdf.y1) / 2 < y1
             ]
             subs.append(
                 pic.model_copy(

@@ -110,7 +110,7 @@ class Group:
         return sorted({m.page for m in self.members})
 
     def sort_members(self) -> None:
-        self.members.sort(key=lambda e: (e.page, e.order, e.bbox_pdf[1], e.bbox_pdf[0]))
+        self.members.sort(key=lambda e: (e.page, e.order, e.bbox_pdf.y0, e.bbox_pdf.x0))
 
     @property
     def text(self) -> str:
@@ -120,14 +120,18 @@ class Group:
 # --------------------------------------------------------------------------- geometry helpers
 def x_overlap_frac(a: Sequence[float], b: Sequence[float]) -> float:
     """Horizontal overlap as a share of the narrower box's width."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    narrow = min(a[2] - a[0], b[2] - b[0])
+    ax0, _, ax1, _ = a
+    bx0, _, bx1, _ = b
+    w = min(ax1, bx1) - max(ax0, bx0)
+    narrow = min(ax1 - ax0, bx1 - bx0)
     return max(0.0, w) / narrow if narrow > 0 else 0.0
 
 
 def vertical_gap(a: Sequence[float], b: Sequence[float]) -> float:
     """Empty vertical space between two boxes (0 when they overlap in y)."""
-    return max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
+    _, ay0, _, ay1 = a
+    _, by0, _, by1 = b
+    return max(0.0, max(ay0, by0) - min(ay1, by1))
 
 
 def is_caption_text(text: str) -> bool:
@@ -173,7 +177,7 @@ def block_type_keeping_band(block_type: str, members: Iterable[Element]) -> str:
 # --------------------------------------------------------------------------- page grouping
 def group_page(page: Page, settings: Settings) -> list[Group]:
     """All groups of one page (anchors, text runs, header/footer bands), in reading order."""
-    els = sorted(page.elements, key=lambda e: (e.order, e.bbox_pdf[1], e.bbox_pdf[0]))
+    els = sorted(page.elements, key=lambda e: (e.order, e.bbox_pdf.y0, e.bbox_pdf.x0))
     h = page.height_pt or 792.0
     taken: set[str] = set()
     groups: list[Group] = []
@@ -225,12 +229,12 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     # text runs over what is left; a run of headings alone right above a table/figure titles it
     # (headings nearest their table first, so a heading stacked over another one reaches it too)
     runs = _text_runs(els, taken, h, settings)
-    for run in sorted(runs, key=lambda r: -max(m.bbox_pdf[3] for m in r.members)):
-        host = (
+    for run in sorted(runs, key=lambda r: -max(m.bbox_pdf.y1 for m in r.members)):
+        titled = (
             _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
         )
-        if host is not None:
-            host.members.extend(run.members)
+        if titled is not None:
+            titled.members.extend(run.members)
         else:
             groups.append(run)
 
@@ -238,7 +242,7 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
         g.sort_members()
         g.block_type = block_type_keeping_band(g.block_type, g.members)
     groups = [sub for g in groups for sub in enforce_gap_limit(g, settings.chunking.chunk_max_gap_frac * h)]
-    groups.sort(key=lambda g: (g.first.order, g.first.bbox_pdf[1]))
+    groups.sort(key=lambda g: (g.first.order, g.first.bbox_pdf.y0))
     return groups
 
 
@@ -263,8 +267,8 @@ def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) 
                 continue
             if is_sub_picture(ai.element_id) or is_sub_picture(aj.element_id):
                 continue  # cut apart on purpose, one per figure caption
-            a, b = ai.bbox_pdf, aj.bbox_pdf
-            if intersection(a, b) < _FRAGMENT_OVERLAP * min(area(a), area(b)):
+            box_i, box_j = ai.bbox_pdf, aj.bbox_pdf
+            if intersection(box_i, box_j) < _FRAGMENT_OVERLAP * min(area(box_i), area(box_j)):
                 continue
             ri, rj = sets[i], sets[j]
             if ri == rj or (captions[ri] and captions[rj] and not captions[ri] & captions[rj]):
@@ -325,28 +329,28 @@ def _attach_notes(
     first: a table's notes are not its surrounding picture's)."""
     for a in sorted(anchors, key=lambda a: a.label != "table"):
         g = anchor_groups[a.element_id]
-        if a is not max((m for m in g.members if m.label in ANCHOR_LABELS), key=lambda m: m.bbox_pdf[3]):
+        if a is not max((m for m in g.members if m.label in ANCHOR_LABELS), key=lambda m: m.bbox_pdf.y1):
             continue  # one pass per group, from its lowest anchor
-        bottom = max(m.bbox_pdf[3] for m in g.members if m.bbox_pdf[1] >= a.bbox_pdf[1] - 1)
+        bottom = max(m.bbox_pdf.y1 for m in g.members if m.bbox_pdf.y0 >= a.bbox_pdf.y0 - 1)
         block: list[Element] = []  # a bare "NOTES:" label and the note lines beside / under it
         for e in els:
             if e.element_id in taken or e.label not in ("footnote", "text", "list_item", "caption"):
                 continue
-            if e.bbox_pdf[1] < a.bbox_pdf[3] - 2:
+            if e.bbox_pdf.y0 < a.bbox_pdf.y1 - 2:
                 continue
             continues = any(_continues_label(e, b) for b in block)
             if e.label != "footnote" and not is_note_text(e.text) and not continues:
                 continue
             if x_overlap_frac(e.bbox_pdf, a.bbox_pdf) < 0.5:
                 continue
-            if e.bbox_pdf[1] - bottom > NOTE_MAX_GAP_FRAC * h:
+            if e.bbox_pdf.y0 - bottom > NOTE_MAX_GAP_FRAC * h:
                 continue
-            strip = (a.bbox_pdf[0], bottom, a.bbox_pdf[2], e.bbox_pdf[1])
+            strip = (a.bbox_pdf.x0, bottom, a.bbox_pdf.x1, e.bbox_pdf.y0)
             if _blocked(e.bbox_pdf, strip, els, taken, e, exclude=g.members):
                 continue
             g.members.append(e)
             taken.add(e.element_id)
-            bottom = max(bottom, e.bbox_pdf[3])
+            bottom = max(bottom, e.bbox_pdf.y1)
             if continues or _NOTES_LABEL_RE.match(e.text or ""):
                 block.append(e)
 
@@ -382,13 +386,13 @@ def _attach_title_lines(
             continue
         if any(m.label == "caption" or (m.label != "picture" and is_caption_text(m.text)) for m in g.members):
             continue
-        top = min(m.bbox_pdf[1] for m in g.members)
+        top = min(m.bbox_pdf.y0 for m in g.members)
         best: tuple[float, Element] | None = None
         for e in els:
             if e.element_id in taken or not _is_title_line(e):
                 continue
             eb = e.bbox_pdf
-            if eb[3] > a.bbox_pdf[1] + 2 or x_overlap_frac(eb, a.bbox_pdf) < 0.5:
+            if eb[3] > a.bbox_pdf.y0 + 2 or x_overlap_frac(eb, a.bbox_pdf) < 0.5:
                 continue
             gap = max(0.0, top - eb[3])
             if gap > TITLE_MAX_GAP_FRAC * h:
@@ -414,7 +418,7 @@ def _titled_anchor(
     run: Group, anchor_groups: dict[str, Group], els: list[Element], page_h: float
 ) -> Group | None:
     """The table/figure group directly below a heading-only run ("5 Pin Description" over its table)."""
-    last = max(run.members, key=lambda m: m.bbox_pdf[3])
+    last = max(run.members, key=lambda m: m.bbox_pdf.y1)
     lb = last.bbox_pdf
     best: tuple[float, Group] | None = None
     for g in {id(g): g for g in anchor_groups.values()}.values():
@@ -494,7 +498,7 @@ def _bridge(
     """The short text lines between a "Table N" caption and the table under it (test conditions,
     "In accordance with ...", "Bit positions labelled x ..."), when they chain caption -> table
     with small gaps; empty when anything else sits between them."""
-    chain = sorted(blockers, key=lambda o: o.bbox_pdf[1])
+    chain = sorted(blockers, key=lambda o: o.bbox_pdf.y0)
     if any(
         o.element_id in taken
         or o.label not in ("text", "footnote", "caption")
@@ -502,11 +506,11 @@ def _bridge(
         for o in chain
     ):
         return []
-    prev = cap.bbox_pdf[3]
+    prev = cap.bbox_pdf.y1
     for o in [*chain, table]:
-        if o.bbox_pdf[1] - prev > NOTE_MAX_GAP_FRAC * page_h:
+        if o.bbox_pdf.y0 - prev > NOTE_MAX_GAP_FRAC * page_h:
             return []
-        prev = max(prev, o.bbox_pdf[3])
+        prev = max(prev, o.bbox_pdf.y1)
     return chain
 
 
@@ -589,7 +593,7 @@ def _join_column_wraps(runs: list[list[Element]], els: list[Element], max_chars:
                 if o is not e
                 and o.label in ("text", "list_item")
                 and x_overlap_frac(o.bbox_pdf, eb) >= 0.2
-                and o.bbox_pdf[3] <= eb[1] + 2
+                and o.bbox_pdf.y1 <= eb[1] + 2
             ]
             if above:
                 continue  # not the top of its column
@@ -629,12 +633,15 @@ def _is_heading(e: Element) -> bool:
 
 
 def _width(b: Sequence[float]) -> float:
-    return b[2] - b[0]
+    x0, _, x1, _ = b
+    return x1 - x0
 
 
 def _same_line(a: Sequence[float], b: Sequence[float]) -> bool:
-    ov = min(a[3], b[3]) - max(a[1], b[1])
-    return ov >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+    _, ay0, _, ay1 = a
+    _, by0, _, by1 = b
+    ov = min(ay1, by1) - max(ay0, by0)
+    return ov >= 0.5 * min(ay1 - ay0, by1 - by0)
 
 
 def _join_distance(
@@ -658,9 +665,9 @@ def _join_distance(
         if e.label == "list_item" and _is_list_run(run):
             # a list laid out in sub-columns (items side by side under a wide item) goes on below
             # the run's lowest item in e's own column, not only below the item visited last
-            col = [m for m in run if x_overlap_frac(m.bbox_pdf, eb) >= 0.2 and m.bbox_pdf[1] < eb[1] - 2]
+            col = [m for m in run if x_overlap_frac(m.bbox_pdf, eb) >= 0.2 and m.bbox_pdf.y0 < eb[1] - 2]
             if col:
-                lb = max(col, key=lambda m: m.bbox_pdf[3]).bbox_pdf
+                lb = max(col, key=lambda m: m.bbox_pdf.y1).bbox_pdf
         if x_overlap_frac(lb, eb) < 0.2:
             return None  # another column
         if eb[1] < lb[1] + 2:
@@ -696,7 +703,7 @@ def _sub_heading(run: list[Element], e: Element, els: list[Element]) -> bool:
     if not (
         _is_heading(head)
         and _is_list_run(run)
-        and e.bbox_pdf[0] >= head.bbox_pdf[0] + _INDENT_PT
+        and e.bbox_pdf.x0 >= head.bbox_pdf.x0 + _INDENT_PT
         and "\n" not in text
         and len(text) <= _TITLE_LINE_CHARS
     ):
@@ -707,10 +714,10 @@ def _sub_heading(run: list[Element], e: Element, els: list[Element]) -> bool:
         for o in els
         if o is not e
         and o.label not in BAND_LABELS
-        and o.bbox_pdf[1] >= eb[3] - 2
+        and o.bbox_pdf.y0 >= eb[3] - 2
         and x_overlap_frac(o.bbox_pdf, eb) >= 0.2
     ]
-    nxt = min(below, key=lambda o: o.bbox_pdf[1], default=None)
+    nxt = min(below, key=lambda o: o.bbox_pdf.y0, default=None)
     return nxt is not None and nxt.label == "list_item"  # what it heads is more of the list
 
 

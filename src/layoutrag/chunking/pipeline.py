@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+from typing import TYPE_CHECKING
 
 import pymupdf
 
@@ -26,6 +27,9 @@ from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_
 from layoutrag.chunking.tiling import fit_to_words, tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
+
+if TYPE_CHECKING:
+    from layoutrag.chunking.enrich import ChatModel
 from layoutrag.errors import NotFoundError
 from layoutrag.pdf import PdfPage, open_document, source_pdf_path
 from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Page, Region
@@ -88,7 +92,7 @@ def page_groups(page: Page, settings: Settings, pdf_page: PdfPage | None) -> lis
 
 
 def build_doc_chunks(
-    doc: Document, settings: Settings, *, data: DataDir | None = None, key: str = "", llm: object = None
+    doc: Document, settings: Settings, *, data: DataDir | None = None, key: str = "", llm: ChatModel | None = None
 ) -> tuple[DocChunks, list[Group]]:
     """The document's card and chunks (without evidence images), and the groups they came from."""
     # a picture holding several captioned figures is read as one picture per figure (figures.py)
@@ -136,7 +140,7 @@ def _to_chunks(
     pages = {p.page: p for p in doc.pages}
     for g in groups:
         g.sort_members()
-    groups = sorted(groups, key=lambda g: (g.first.page, g.first.order, g.first.bbox_pdf[1]))
+    groups = sorted(groups, key=lambda g: (g.first.page, g.first.order, g.first.bbox_pdf.y0))
     per_page: dict[int, int] = {}
     chunks: list[Chunk] = []
     for g in groups:

@@ -25,7 +25,7 @@ import pymupdf
 from layoutrag.chunking.group import Group, x_overlap_frac
 from layoutrag.geometry import contains_frac, union_box
 from layoutrag.pdf import PdfPage
-from layoutrag.records import BBox, Element, Page, TableRow, Word
+from layoutrag.records import BBox, Box, Element, Page, TableRow, Word
 
 __all__ = [
     "join_continued_tables",
@@ -58,10 +58,10 @@ def table_rows(
     return rows, header
 
 
-def _to_display(page: pymupdf.Page, box: Sequence[float]) -> BBox:
+def _to_display(page: pymupdf.Page, box: Sequence[float] | pymupdf.Rect | object) -> BBox:
     r = pymupdf.Rect(box) * page.rotation_matrix
     r.normalize()
-    return (round(r.x0, 2), round(r.y0, 2), round(r.x1, 2), round(r.y1, 2))
+    return Box(round(r.x0, 2), round(r.y0, 2), round(r.x1, 2), round(r.y1, 2))
 
 
 def _to_unrotated(page: pymupdf.Page, box: Sequence[float]) -> pymupdf.Rect:
@@ -75,11 +75,11 @@ def _cell_text(s: object) -> str:
 
 
 def _words_text(words: list[Word], box: Sequence[float]) -> str:
+    x0, y0, x1, y1 = box
     inside = [
         w
         for w in words
-        if box[0] <= (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2 < box[2]
-        and box[1] <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < box[3]
+        if x0 <= (w.bbox_pdf.x0 + w.bbox_pdf.x1) / 2 < x1 and y0 <= (w.bbox_pdf.y0 + w.bbox_pdf.y1) / 2 < y1
     ]
     return " ".join(w.text for w in _reading(inside))
 
@@ -169,7 +169,8 @@ def _horizontal_rules(pdf_page: PdfPage | None, box: Sequence[float]) -> list[fl
         return []
     page = pdf_page.page
     clip = _to_unrotated(page, box)
-    width = box[2] - box[0]
+    x0, _, x1, _ = box
+    width = x1 - x0
     ys: list[float] = []
     drawings = pdf_page.drawings()
     if drawings is None:
@@ -201,22 +202,22 @@ def _horizontal_rules(pdf_page: PdfPage | None, box: Sequence[float]) -> list[fl
 
 def _text_lines(words: list[Word]) -> list[list[Word]]:
     lines: list[list[Word]] = []
-    for w in sorted(words, key=lambda w: ((w.bbox_pdf[1] + w.bbox_pdf[3]) / 2, w.bbox_pdf[0])):
-        cy = (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2
+    for w in sorted(words, key=lambda w: ((w.bbox_pdf.y0 + w.bbox_pdf.y1) / 2, w.bbox_pdf.x0)):
+        cy = (w.bbox_pdf.y0 + w.bbox_pdf.y1) / 2
         if lines:
             last = lines[-1]
-            y0 = min(x.bbox_pdf[1] for x in last)
-            y1 = max(x.bbox_pdf[3] for x in last)
+            y0 = min(x.bbox_pdf.y0 for x in last)
+            y1 = max(x.bbox_pdf.y1 for x in last)
             if y0 <= cy <= y1:
                 last.append(w)
                 continue
         lines.append([w])
-    return [sorted(line, key=lambda w: w.bbox_pdf[0]) for line in lines]
+    return [sorted(line, key=lambda w: w.bbox_pdf.x0) for line in lines]
 
 
 def _column_cuts(words: list[Word], x0: float, x1: float) -> list[float]:
     """x positions where an empty vertical strip of at least _MIN_COL_GAP_PT crosses all words."""
-    spans = sorted((w.bbox_pdf[0], w.bbox_pdf[2]) for w in words)
+    spans = sorted((w.bbox_pdf.x0, w.bbox_pdf.x1) for w in words)
     cuts: list[float] = []
     reach = x0
     started = False
@@ -236,22 +237,23 @@ def rows_from_words(
         return [], []
     lines = _text_lines(inside)
     # rows: between ruling lines when there are enough of them, else one text line each
-    rules = [y for y in (hlines or []) if box[1] + 2 < y < box[3] - 2]
+    bx0, by0, bx1, by1 = box
+    rules = [y for y in (hlines or []) if by0 + 2 < y < by1 - 2]
     bands: list[list[Word]] = []
     if len(rules) >= 2:
-        edges = [box[1], *rules, box[3]]
+        edges = [by0, *rules, by1]
         for a, b in zip(edges, edges[1:], strict=False):
-            band = [w for ln in lines for w in ln if a <= (w.bbox_pdf[1] + w.bbox_pdf[3]) / 2 < b]
+            band = [w for ln in lines for w in ln if a <= (w.bbox_pdf.y0 + w.bbox_pdf.y1) / 2 < b]
             if band:
                 bands.append(band)
     else:
         bands = lines
-    cuts = _column_cuts(inside, box[0], box[2])
+    cuts = _column_cuts(inside, bx0, bx1)
     rows: list[TableRow] = []
     for band in bands:
         cells: list[list[Word]] = [[] for _ in range(len(cuts) + 1)]
-        for w in sorted(band, key=lambda w: (w.bbox_pdf[1], w.bbox_pdf[0])):
-            cx = (w.bbox_pdf[0] + w.bbox_pdf[2]) / 2
+        for w in sorted(band, key=lambda w: (w.bbox_pdf.y0, w.bbox_pdf.x0)):
+            cx = (w.bbox_pdf.x0 + w.bbox_pdf.x1) / 2
             cells[sum(1 for c in cuts if c < cx)].append(w)
         texts = [" ".join(w.text for w in _reading(c)) for c in cells]
         rb = union_box(w.bbox_pdf for w in band)
@@ -304,11 +306,11 @@ def ruled_boxes(pdf_page: PdfPage | None, boxes: dict[str, BBox]) -> dict[str, B
 
 def _snaps_to(r: BBox, b: BBox) -> bool:
     """Does drawing item `r` touch box `b` and reach at most ``_SNAP_PT`` beyond it?"""
-    if r[2] < b[0] - 1 or r[0] > b[2] + 1 or r[3] < b[1] - 1 or r[1] > b[3] + 1:
+    rx0, ry0, rx1, ry1 = r
+    bx0, by0, bx1, by1 = b
+    if rx1 < bx0 - 1 or rx0 > bx1 + 1 or ry1 < by0 - 1 or ry0 > by1 + 1:
         return False  # does not touch the box
-    return not (
-        r[0] < b[0] - _SNAP_PT or r[1] < b[1] - _SNAP_PT or r[2] > b[2] + _SNAP_PT or r[3] > b[3] + _SNAP_PT
-    )
+    return not (rx0 < bx0 - _SNAP_PT or ry0 < by0 - _SNAP_PT or rx1 > bx1 + _SNAP_PT or ry1 > by1 + _SNAP_PT)
 
 
 # --------------------------------------------------------------------------- continuation
@@ -345,14 +347,14 @@ _EDGE_FRAC = (
 def _text_area(page: Page) -> tuple[float, float]:
     """Top and bottom of the page's body: below the header band, above the footer band."""
     heads = [
-        e.bbox_pdf[3]
+        e.bbox_pdf.y1
         for e in page.elements
-        if e.label == "page_header" and e.bbox_pdf[3] < page.height_pt * 0.2
+        if e.label == "page_header" and e.bbox_pdf.y1 < page.height_pt * 0.2
     ]
     foots = [
-        e.bbox_pdf[1]
+        e.bbox_pdf.y0
         for e in page.elements
-        if e.label == "page_footer" and e.bbox_pdf[1] > page.height_pt * 0.8
+        if e.label == "page_footer" and e.bbox_pdf.y0 > page.height_pt * 0.8
     ]
     return (max(heads) if heads else 0.0, min(foots) if foots else page.height_pt)
 
@@ -375,9 +377,9 @@ def _is_continuation(prev: Group, nxt: Group, prev_page: Page, next_page: Page, 
         # "Table 2 ... (continued)" under "Table 2": said outright, wherever the page break fell
         # (a layout that keeps rows together may leave room under the first part)
         return x_overlap_frac(a.bbox_pdf, b.bbox_pdf) > 0.5
-    if _text_area(prev_page)[1] - a.bbox_pdf[3] > _EDGE_FRAC * h_prev:
+    if _text_area(prev_page)[1] - a.bbox_pdf.y1 > _EDGE_FRAC * h_prev:
         return False  # room left under the table: the page break did not cut it
-    top_of_next = min([b.bbox_pdf[1], *(m.bbox_pdf[1] for g in between for m in g.members)])
+    top_of_next = min([b.bbox_pdf.y0, *(m.bbox_pdf.y0 for g in between for m in g.members)])
     if top_of_next - _text_area(next_page)[0] > _EDGE_FRAC * h_next:
         return False
     if x_overlap_frac(a.bbox_pdf, b.bbox_pdf) <= 0.8:
@@ -395,7 +397,7 @@ def _is_continuation(prev: Group, nxt: Group, prev_page: Page, next_page: Page, 
     t_next = _title_line(b, nxt.header)
     if t_next is not None and t_next != _title_line(a, prev.header):
         return False  # a title inside the table box ("AC ELECTRICAL CHARACTERISTICS ..."): a new table
-    same_x = abs(a.bbox_pdf[0] - b.bbox_pdf[0]) < 20 and abs(a.bbox_pdf[2] - b.bbox_pdf[2]) < 20
+    same_x = abs(a.bbox_pdf.x0 - b.bbox_pdf.x0) < 20 and abs(a.bbox_pdf.x1 - b.bbox_pdf.x1) < 20
     ca, cb = _n_cols(prev), _n_cols(nxt)
     return same_x and ca > 0 and ca == cb
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from layoutrag.geometry import area, contains_frac, union_box
-from layoutrag.records import BBox, Word
+from layoutrag.geometry import area, as_box, contains_frac, union_box
+from layoutrag.records import BBox, Box, Word
 
 __all__ = ["fit_to_words", "tile_boxes"]
 
@@ -26,28 +26,29 @@ _FIT_PT = 4.0  # a member box grows at most this much per side to hold its own w
 
 def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
     """Members grouped into horizontal bands: a member joins a band it overlaps vertically."""
-    order = sorted(idx, key=lambda i: (boxes[i][1], boxes[i][0]))
+    order = sorted(idx, key=lambda i: (boxes[i].y0, boxes[i].x0))
     bands: list[list[int]] = []
     spans: list[list[float]] = []
     for i in order:
         b = boxes[i]
-        h = b[3] - b[1]
+        h = b.y1 - b.y0
         if spans:
             y0, y1 = spans[-1]
-            if min(y1, b[3]) - max(y0, b[1]) > 0.5 * min(h, y1 - y0):
+            if min(y1, b.y1) - max(y0, b.y0) > 0.5 * min(h, y1 - y0):
                 bands[-1].append(i)
-                spans[-1] = [min(y0, b[1]), max(y1, b[3])]
+                spans[-1] = [min(y0, b.y0), max(y1, b.y1)]
                 continue
         bands.append([i])
-        spans.append([b[1], b[3]])
+        spans.append([b.y0, b.y1])
     return bands
 
 
 def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
     """The slot of each box (same order) in the rectangle around all of them."""
+    boxes = [as_box(b) for b in boxes]
     n = len(boxes)
     if n <= 1:
-        return [tuple(b) for b in boxes]  # type: ignore[misc]
+        return boxes
     inner = {
         i
         for i in range(n)
@@ -58,23 +59,23 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
     }
     top = [i for i in range(n) if i not in inner]
     X0, Y0, X1, Y1 = union_box(boxes[i] for i in top)
-    out: list[BBox] = [tuple(b) for b in boxes]  # type: ignore[misc]
+    out: list[BBox] = [as_box(b) for b in boxes]
     bands = _bands(top, boxes)
-    extents = [(min(boxes[i][1] for i in band), max(boxes[i][3] for i in band)) for band in bands]
+    extents = [(min(boxes[i].y0 for i in band), max(boxes[i].y1 for i in band)) for band in bands]
     for k, band in enumerate(bands):
         y0 = Y0 if k == 0 else (extents[k - 1][1] + extents[k][0]) / 2
         y1 = Y1 if k == len(bands) - 1 else (extents[k][1] + extents[k + 1][0]) / 2
         # keep each member's own extent inside its slot even when neighbouring bands overlap a little
-        members = sorted(band, key=lambda i: boxes[i][0])
+        members = sorted(band, key=lambda i: boxes[i].x0)
         for m, i in enumerate(members):
-            x0 = X0 if m == 0 else (boxes[members[m - 1]][2] + boxes[i][0]) / 2
-            x1 = X1 if m == len(members) - 1 else (boxes[i][2] + boxes[members[m + 1]][0]) / 2
+            x0 = X0 if m == 0 else (boxes[members[m - 1]].x1 + boxes[i].x0) / 2
+            x1 = X1 if m == len(members) - 1 else (boxes[i].x1 + boxes[members[m + 1]].x0) / 2
             b = boxes[i]
-            out[i] = (
-                round(min(x0, b[0]), 2),
-                round(min(y0, b[1]), 2),
-                round(max(x1, b[2]), 2),
-                round(max(y1, b[3]), 2),
+            out[i] = Box(
+                round(min(x0, b.x0), 2),
+                round(min(y0, b.y0), 2),
+                round(max(x1, b.x1), 2),
+                round(max(y1, b.y1), 2),
             )
     return out
 
@@ -82,12 +83,13 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
 def fit_to_words(box: BBox, words: Sequence[Word]) -> BBox:
     """`box` grown to hold the words whose centre lies inside it (detectors box text a little
     tighter than its glyphs), by at most ``_FIT_PT`` per side."""
+    bx0, by0, bx1, by1 = box
     x0, y0, x1, y1 = box
     for w in words:
         wb = w.bbox_pdf
-        cx, cy = (wb[0] + wb[2]) / 2, (wb[1] + wb[3]) / 2
-        if not (box[0] <= cx <= box[2] and box[1] <= cy <= box[3]):
+        cx, cy = wb.center
+        if not (bx0 <= cx <= bx1 and by0 <= cy <= by1):
             continue
-        x0, y0 = min(x0, max(wb[0], box[0] - _FIT_PT)), min(y0, max(wb[1], box[1] - _FIT_PT))
-        x1, y1 = max(x1, min(wb[2], box[2] + _FIT_PT)), max(y1, min(wb[3], box[3] + _FIT_PT))
-    return (x0, y0, x1, y1)
+        x0, y0 = min(x0, max(wb.x0, bx0 - _FIT_PT)), min(y0, max(wb.y0, by0 - _FIT_PT))
+        x1, y1 = max(x1, min(wb.x1, bx1 + _FIT_PT)), max(y1, min(wb.y1, by1 + _FIT_PT))
+    return Box(x0, y0, x1, y1)

@@ -82,7 +82,7 @@ def document_title(doc: Document) -> str:
         if e.label in ("section_header", "page_header", "text")
         and e.text.strip()
         and len(e.text) <= 120
-        and e.bbox_pdf[1] < first.height_pt * 0.4
+        and e.bbox_pdf.y0 < first.height_pt * 0.4
         and not heading_number(e.text)  # "7 Package Dimensions" is a section, not the title
     ]
     if heads and any(e.font_size for e in heads):

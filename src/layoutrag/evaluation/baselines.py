@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from layoutrag.config import Settings
 from layoutrag.geometry import union_box
+from layoutrag.index.embedders import Embedder
 from layoutrag.records import Chunk, Document, DocumentCard, Page, Region
 from layoutrag.storage import DataDir
 
@@ -104,7 +105,7 @@ def build_unit_index(
     data: DataDir,
     settings: Settings,
     tokenizer: str = "part_aware",
-    embedder: object | None = None,
+    embedder: Embedder | None = None,
     dense: bool = True,
 ):  # -> layoutrag.index.hybrid.HybridIndex
     """An in-memory index over any chunk list, embedding through the data dir's cache."""
@@ -112,7 +113,7 @@ def build_unit_index(
     from layoutrag.index.hybrid import HybridIndex
 
     emb = embedder if embedder is not None else get_embedder(settings.index.embedder)
-    cache = EmbeddingCache(data.cache, emb.model_id) if dense else None  # type: ignore[attr-defined]
+    cache = EmbeddingCache(data.cache, emb.model_id) if dense else None
     return HybridIndex.build(
         chunks, cards, embedder=emb, tokenizer=tokenizer, settings=settings, cache=cache, dense=dense
-    )  # type: ignore[arg-type]
+    )

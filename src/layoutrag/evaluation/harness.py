@@ -30,7 +30,7 @@ from layoutrag.evaluation.metrics import (
     score_chunk_query,
     score_region_query,
 )
-from layoutrag.records import BBox, Chunk, EvidencePackage
+from layoutrag.records import BBox, Box, Chunk, EvidencePackage
 
 __all__ = [
     "ChunkQuery",
@@ -75,7 +75,8 @@ def _box(v: object, where: str) -> BBox:
     b = tuple(float(x) for x in v)
     if not all(math.isfinite(x) for x in b):
         raise InputError(f"{where}: box coordinates must be finite numbers")
-    if b[2] <= b[0] or b[3] <= b[1]:
+    x0, y0, x1, y1 = b
+    if x1 <= x0 or y1 <= y0:
         raise InputError(f"{where}: empty box {list(b)}")
     return b  # type: ignore[return-value]
 
@@ -182,7 +183,7 @@ def locate_answers(
                     for r in page.search_for(v):
                         if page.rotation:
                             r = r * page.rotation_matrix  # text coordinates are unrotated
-                        b = (r.x0, r.y0, r.x1, r.y1)
+                        b = Box(r.x0, r.y0, r.x1, r.y1)
                         if any(contains_frac(b, reg) >= 0.5 for reg in q.regions):
                             found.append(b)
                     if found:
@@ -198,7 +199,7 @@ def to_hit(c: Chunk) -> Hit:
     regions = c.hit_regions() if isinstance(c, EvidencePackage) else c.all_regions()
     return Hit(
         doc_id=c.doc_id,
-        boxes=tuple((r.page, tuple(r.bbox_pdf)) for r in regions),
+        boxes=tuple((r.page, r.bbox_pdf) for r in regions),
         chunk_id=c.chunk_id,
     )
 

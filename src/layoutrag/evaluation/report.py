@@ -168,7 +168,7 @@ def _plots(out: Path, results: Sequence) -> list[str]:  # noqa: ANN001 - SystemR
 
                     lo = max(min(min(v) for _, v in series), 0.5)
                     hi = max(max(v) for _, v in series) * 1.05
-                    bins = np.geomspace(lo, max(hi, lo * 2), 30)
+                    bins: list[float] = np.geomspace(lo, max(hi, lo * 2), 30).tolist()
                     ax.set_xscale("log")
                 else:
                     bins = [i / 20 for i in range(21)]
@@ -215,7 +215,7 @@ def _breakdown(results: Sequence, kind: str, attr: str) -> str:  # noqa: ANN001
             continue
         by = r.metrics[kind][f"by_{attr}"]
         rows.append([r.name, *[fmt(by[g].get(key)) if g in by else "–" for g in groups]])
-    n = next((r.metrics[kind][f"by_{attr}"] for r in results if kind in r.metrics), {})
+    n: dict[str, dict] = next((r.metrics[kind][f"by_{attr}"] for r in results if kind in r.metrics), {})
     return _md_table([f"{key} by {attr}", *[f"{g} (n={n[g]['n']})" if g in n else g for g in groups]], rows)
 
 

@@ -40,7 +40,7 @@ def print_hits(hits: Sequence[EvidencePackage], *, as_json: bool, console: Conso
         ("source", {"no_wrap": True, "max_width": 28, "overflow": "ellipsis"}),
         ("text", {"no_wrap": True, "overflow": "ellipsis", "ratio": 1}),
     ):
-        table.add_column(col, **kw)  # type: ignore[arg-type]
+        table.add_column(col, **kw)
     for i, hit in enumerate(hits, start=1):
         # a hit's companions (more blocks of its page, shown with it) follow it as "i+" rows
         for label, h in ((str(i), hit), *((f"{i}+", c) for c in hit.companions)):

@@ -243,7 +243,7 @@ def embed_with_cache(
     dim = embedder.dim if not texts else len(rows[0])  # type: ignore[arg-type]
     if not texts:
         return np.zeros((0, dim), dtype=np.float32), 0
-    return np.vstack(rows).astype(np.float32), len(todo)
+    return np.vstack([r for r in rows if r is not None]).astype(np.float32), len(todo)
 
 
 def _embed_batches(embedder: Embedder, texts: list[str], *, progress: bool) -> np.ndarray:

@@ -50,7 +50,7 @@ def rrf_fuse(
             continue
         for rank, item in enumerate(run[:d] if d else run, start=1):
             scores[item] = scores.get(item, 0.0) + w / (k + rank)
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))  # type: ignore[operator]
+    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def fuse(

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from layoutrag.config import FusionSettings, FusionStrategy, Settings, load_settings
 from layoutrag.errors import InputError
@@ -158,7 +159,7 @@ class HybridIndex:
         emb: Embedder | None = None
         dense_index: DenseIndex | None = None
         if dense:
-            emb = get_embedder(embedder or s.index.embedder) if not _is_embedder(embedder) else embedder  # type: ignore[arg-type]
+            emb = embedder if _is_embedder(embedder) else get_embedder(embedder or s.index.embedder)
             if vectors is None:
                 texts = [embed_text(c, s.index.embed_max_chars, card_map.get(c.doc_id)) for c in chunks]
                 vectors, _ = embed_with_cache(emb, texts, cache)
@@ -537,7 +538,7 @@ def _is_ngram(token: str) -> bool:
     return token.startswith("#") and len(token) == 4
 
 
-def _is_embedder(obj: object) -> bool:
+def _is_embedder(obj: object) -> TypeIs[Embedder]:
     return obj is not None and not isinstance(obj, str) and hasattr(obj, "embed")
 
 

@@ -38,7 +38,7 @@ def parse_chunk_lines(lines: list[str]) -> tuple[list[Chunk], list[tuple[int, st
         try:
             obj = json.loads(line)
         except ValueError as e:
-            problems.append((n, f"not JSON ({e.msg})"))
+            problems.append((n, f"not JSON ({getattr(e, 'msg', e)})"))
             continue
         if not isinstance(obj, dict):
             problems.append((n, "not a JSON object"))

@@ -247,8 +247,8 @@ def _position(chunk: Any) -> tuple[float, float]:
     boxes = [r.bbox_pdf for r in chunk.all_regions() if r.page == chunk.page] or list(chunk.bboxes_pdf)
     if not boxes or w <= 0 or h <= 0:
         return 0.5, 0.0
-    top = min(b[1] for b in boxes) / h
-    area = sum(max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]) for b in boxes) / (w * h)
+    top = min(y0 for _, y0, _, _ in boxes) / h
+    area = sum(max(0.0, x1 - x0) * max(0.0, y1 - y0) for x0, y0, x1, y1 in boxes) / (w * h)
     return float(top), float(min(area, 1.0))
 
 

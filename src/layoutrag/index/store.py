@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, overload
+from typing import Literal, Protocol, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -308,7 +308,7 @@ def build_index(
         documents=len(cards),
         embedded=n_embedded,
         embedder=emb.model_id,
-        dim=meta["dim"],
+        dim=int(meta["dim"]),  # type: ignore[call-overload]
         seconds=round(time.perf_counter() - t0, 2),
         bytes=size,
     )
@@ -328,8 +328,8 @@ def current_generation(data: DataDir) -> Path:
     return path
 
 
-def _load_npy(path: Path, mmap_mode: str | None = "r") -> np.ndarray:
-    return np.load(path, mmap_mode=mmap_mode)  # type: ignore[no-untyped-call]
+def _load_npy(path: Path, mmap_mode: Literal["r"] | None = "r") -> np.ndarray:
+    return np.load(path, mmap_mode=mmap_mode)
 
 
 def load_generation(gen: Path, *, settings: Settings, embedder: Embedder | None = None) -> HybridIndex:

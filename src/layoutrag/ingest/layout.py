@@ -75,7 +75,7 @@ class PyMuPDFLayoutDetector:
         out = []
         for x0, y0, x1, y1, cls in raw:
             box = clip(to_displayed(page, (x0, y0, x1, y1)), w, h)
-            if box[2] - box[0] <= 0 or box[3] - box[1] <= 0:
+            if box.width <= 0 or box.height <= 0:
                 continue
             out.append(Detection(map_label(cls), str(cls), 1.0, box))
         clusters = _drawing_clusters(page)
@@ -201,7 +201,7 @@ def graphic_regions(
     out = []
     for source, box in candidates:
         box = clip(box, w, h)
-        bw, bh = box[2] - box[0], box[3] - box[1]
+        bw, bh = box.width, box.height
         if min(bw, bh) < MIN_GRAPHIC_SIDE_PT or max(bw, bh) > MAX_GRAPHIC_ASPECT * min(bw, bh):
             continue
         if bw * bh > MAX_GRAPHIC_PAGE_SHARE * w * h:
@@ -220,11 +220,13 @@ def _absorb_callouts(box: BBox, detections: list[Detection]) -> BBox:
     grown = box
     for d in detections:
         b = d.bbox_pdf
+        bx0, by0, bx1, by1 = b
+        gx0, gy0, gx1, gy1 = grown
         near = (
-            b[0] < grown[2] + CALLOUT_REACH_PT
-            and b[2] > grown[0] - CALLOUT_REACH_PT
-            and b[1] < grown[3] + CALLOUT_REACH_PT
-            and b[3] > grown[1] - CALLOUT_REACH_PT
+            bx0 < gx1 + CALLOUT_REACH_PT
+            and bx1 > gx0 - CALLOUT_REACH_PT
+            and by0 < gy1 + CALLOUT_REACH_PT
+            and by1 > gy0 - CALLOUT_REACH_PT
         )
         if d.label == "picture" and near and area(b) < area(grown):
             grown = union_box((grown, b))
@@ -323,11 +325,11 @@ class YoloLayoutDetector:
             for k in nms(boxes_px[idx], scores[idx], self.iou_threshold):
                 i = idx[k]
                 box = clip(px_to_pt(boxes_px[i].tolist(), dpi), w, h)
-                if box[2] - box[0] <= 0 or box[3] - box[1] <= 0:
+                if box.width <= 0 or box.height <= 0:
                     continue
                 src = self.class_names[int(c)]
                 out.append(Detection(map_label(src), src, round(float(scores[i]), 4), box))
-        out.sort(key=lambda d: (d.bbox_pdf[1], d.bbox_pdf[0], -d.confidence))
+        out.sort(key=lambda d: (d.bbox_pdf.y0, d.bbox_pdf.x0, -d.confidence))
         return out
 
     def _decode(

@@ -69,6 +69,6 @@ def ocr_words(image: np.ndarray, dpi: int, page_size: tuple[float, float]) -> li
             pieces = [(text, _quad_box(quad))]
         for t, box_px in pieces:
             box = clip(px_to_pt(box_px, dpi), *page_size)
-            if box[2] > box[0] and box[3] > box[1]:
+            if box.x1 > box.x0 and box.y1 > box.y0:
                 words.append(Word(text=str(t), bbox_pdf=box, block=line_no, line=line_no))
     return words

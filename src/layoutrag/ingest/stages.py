@@ -37,7 +37,7 @@ from layoutrag.pdf import (
     render_page_rgb,
     text_status,
 )
-from layoutrag.records import Element, Page
+from layoutrag.records import Box, Element, Page
 
 __all__ = [
     "BUILD_VERSION",
@@ -173,10 +173,10 @@ def detect_layout(
     return LayoutArtifact(key="", pages=pages)
 
 
-def _round_box(box: Sequence[float], w: float, h: float) -> tuple[float, float, float, float]:
+def _round_box(box: Sequence[float], w: float, h: float) -> Box:
     """Round to 0.01 pt without ever leaving the page."""
     x0, y0, x1, y1 = clip(box, w, h)
-    return (round(x0, 2), round(y0, 2), min(round(x1, 2), w), min(round(y1, 2), h))
+    return Box(round(x0, 2), round(y0, 2), min(round(x1, 2), w), min(round(y1, 2), h))
 
 
 def build_page(text: PageText, layout: PageLayout, *, doc_id: str, settings: Settings) -> Page:
@@ -191,14 +191,14 @@ def build_page(text: PageText, layout: PageLayout, *, doc_id: str, settings: Set
     )
     w, h = text.width_pt, text.height_pt
     elements = [e.model_copy(update={"bbox_pdf": _round_box(e.bbox_pdf, w, h)}) for e in elements]
-    elements = [e for e in elements if e.bbox_pdf[2] > e.bbox_pdf[0] and e.bbox_pdf[3] > e.bbox_pdf[1]]
+    elements = [e for e in elements if e.bbox_pdf.x1 > e.bbox_pdf.x0 and e.bbox_pdf.y1 > e.bbox_pdf.y0]
     return Page(
         page=text.page,
         width_pt=w,
         height_pt=h,
         rotation=text.rotation,
-        text_status=text.text_status,  # type: ignore[arg-type]
-        text_source=source,  # type: ignore[arg-type]
+        text_status=text.text_status,
+        text_source=source,
         n_chars=text.n_chars,
         n_raw_detections=len(raw),
         n_deduped=len(kept),

@@ -16,7 +16,7 @@ import pymupdf
 from layoutrag.geometry import area, intersection, union_box
 from layoutrag.ingest.layout import Detection
 from layoutrag.pdf import Span
-from layoutrag.records import BBox, Element, Word
+from layoutrag.records import BBox, Box, Element, Word
 
 __all__ = ["ORPHAN_LABEL", "assign_text", "font_of", "group_lines", "words_text"]
 
@@ -26,19 +26,22 @@ _MAX_ORPHAN_OVERLAP = 0.3  # an orphan block overlapping detected elements more 
 
 
 def _centre(b: Sequence[float]) -> tuple[float, float]:
-    return ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+    x0, y0, x1, y1 = b
+    return ((x0 + x1) / 2, (y0 + y1) / 2)
 
 
 def _inside(pt: tuple[float, float], b: Sequence[float]) -> bool:
-    return b[0] <= pt[0] <= b[2] and b[1] <= pt[1] <= b[3]
+    x0, y0, x1, y1 = b
+    x, y = pt
+    return x0 <= x <= x1 and y0 <= y <= y1
 
 
 def group_lines(words: Sequence[Word]) -> list[list[Word]]:
     """Cluster words into visual lines (vertical overlap), lines top to bottom, words left to right."""
     lines: list[list[Word]] = []
     spans: list[tuple[float, float]] = []  # y extent of each line
-    for w in sorted(words, key=lambda w: (_centre(w.bbox_pdf)[1], w.bbox_pdf[0])):
-        y0, y1 = w.bbox_pdf[1], w.bbox_pdf[3]
+    for w in sorted(words, key=lambda w: (_centre(w.bbox_pdf)[1], w.bbox_pdf.x0)):
+        y0, y1 = w.bbox_pdf.y0, w.bbox_pdf.y1
         cy = (y0 + y1) / 2
         for i in range(len(lines) - 1, max(-1, len(lines) - 4), -1):
             ly0, ly1 = spans[i]
@@ -49,8 +52,8 @@ def group_lines(words: Sequence[Word]) -> list[list[Word]]:
         else:
             lines.append([w])
             spans.append((y0, y1))
-    out = [sorted(line, key=lambda w: w.bbox_pdf[0]) for line in lines]
-    out.sort(key=lambda line: (min(w.bbox_pdf[1] for w in line), line[0].bbox_pdf[0]))
+    out = [sorted(line, key=lambda w: w.bbox_pdf.x0) for line in lines]
+    out.sort(key=lambda line: (min(w.bbox_pdf.y0 for w in line), line[0].bbox_pdf.x0))
     return out
 
 
@@ -59,7 +62,7 @@ def _is_vertical(words: Sequence[Word]) -> bool:
     tall = wide = 0
     for w in words:
         if len(w.text) >= 3:
-            bw, bh = w.bbox_pdf[2] - w.bbox_pdf[0], w.bbox_pdf[3] - w.bbox_pdf[1]
+            bw, bh = w.bbox_pdf.x1 - w.bbox_pdf.x0, w.bbox_pdf.y1 - w.bbox_pdf.y0
             tall += bh > 1.2 * bw
             wide += bw > 1.2 * bh
     return tall > wide
@@ -77,7 +80,7 @@ def _upright(words: Sequence[Word], rotation: int) -> list[Word]:
     for w in words:
         r = pymupdf.Rect(w.bbox_pdf) * m
         r.normalize()
-        out.append(w.model_copy(update={"bbox_pdf": (r.x0, r.y0, r.x1, r.y1)}))
+        out.append(w.model_copy(update={"bbox_pdf": Box(r.x0, r.y0, r.x1, r.y1)}))
     return out
 
 
@@ -116,11 +119,11 @@ def _element(
     return Element(
         element_id="",  # set by reading order
         page=page,
-        label=det_label,  # type: ignore[arg-type]
+        label=det_label,
         confidence=conf,
-        bbox_pdf=tuple(box),  # type: ignore[arg-type]
+        bbox_pdf=tuple(box),
         text=words_text(words, rotation),
-        text_source=text_source if words else "none",  # type: ignore[arg-type]
+        text_source=text_source if words else "none",
         source_label=source,
         font_size=size,
         bold=bold,

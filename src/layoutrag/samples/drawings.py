@@ -8,9 +8,10 @@ queries can point at a dimension.
 from __future__ import annotations
 
 from layoutrag.geometry import union_box
-from layoutrag.records import BBox
 from layoutrag.samples.pagekit import GREY, Canvas
 from layoutrag.samples.vocab import Package
+
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
 
 __all__ = ["land_pattern", "package_outline", "product_view", "reflow_profile", "stability_curve"]
 
@@ -215,9 +216,9 @@ def stability_curve(
         boxes.append(b)
     pts = []
     for i in range(61):
-        t = t_lo + (t_hi - t_lo) * i / 60
-        u = (t - 25) / max(t_hi - 25, 25 - t_lo)
-        pts.append((px(t), py(stab * 0.9 * (1.6 * u**3 - 0.6 * u))))
+        temp = t_lo + (t_hi - t_lo) * i / 60
+        u = (temp - 25) / max(t_hi - 25, 25 - t_lo)
+        pts.append((px(temp), py(stab * 0.9 * (1.6 * u**3 - 0.6 * u))))
     cv.page.draw_polyline(pts, color=(0.1, 0.3, 0.7), width=1.0)
     b = cv.text((ax0 + ax1) / 2 - 22, ay1 + 12, "Temperature (°C)", 6.5)
     boxes.append(b)

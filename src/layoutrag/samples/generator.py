@@ -16,6 +16,7 @@ import io
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -25,10 +26,9 @@ from PIL import Image
 from layoutrag.errors import InputError
 from layoutrag.geometry import union_box
 from layoutrag.pdf import open_document
-from layoutrag.records import BBox
 from layoutrag.samples import drawings
 from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox
-from layoutrag.samples.queries import Facts, make_queries
+from layoutrag.samples.queries import Facts, QueryRecord, make_queries
 from layoutrag.samples.spec import DocSpec, OrderRow
 from layoutrag.samples.vocab import (
     APPLICATIONS,
@@ -41,6 +41,8 @@ from layoutrag.samples.vocab import (
     make_series,
     spec_rows,
 )
+
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
 
 __all__ = ["DocSpec", "generate_corpus", "plan_document", "render_document"]
 
@@ -187,7 +189,7 @@ def _caption(cv: Canvas, y: float, text: str, x: float = MARGIN, role: str = "")
 
 
 def _spec_widths(cv: Canvas) -> list[float]:
-    w = list(SPEC_WIDTHS)
+    w: list[float] = list(SPEC_WIDTHS)
     w[-1] = cv.width - 2 * MARGIN - sum(w[:-1])
     return w
 
@@ -502,6 +504,9 @@ def _page6_reliability(cv: Canvas, d: DocSpec) -> None:
     _footer(cv, d)
 
 
+_PLAIN_PAGES: dict[int, Callable[[Canvas, DocSpec, Facts], None]] = {3: _page3, 4: _page4, 5: _page5}
+
+
 def _scan(doc: pymupdf.Document, pno: int, seed_key: str) -> None:
     """Replace page `pno` by a noisy greyscale image of itself: an image-only, scanned-like page."""
     page = doc[pno]
@@ -534,7 +539,7 @@ class InkMap:
 
     def __init__(self, doc: pymupdf.Document) -> None:
         self._masks: dict[int, np.ndarray] = {}
-        for i, page in enumerate(doc, start=1):
+        for i, page in enumerate(doc.pages(), start=1):  # typed Iterable[Page]; iter(doc) is untyped
             pix = page.get_pixmap(matrix=pymupdf.Matrix(self.ZOOM, self.ZOOM), colorspace=pymupdf.csGRAY)
             arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[:, : pix.width]
             self._masks[i] = arr < 200  # light fills (table headers) are not ink
@@ -562,18 +567,17 @@ def render_document(d: DocSpec, path: Path) -> tuple[list[GTElement], Facts]:
     doc = pymupdf.open()
     facts = Facts()
     elements: list[GTElement] = []
-    pages = [_page1, _page2, _page3, _page4, _page5] + ([_page6_reliability] if d.scanned_page else [])
     rest: list[SpecRow] = []
-    for i, fn in enumerate(pages, start=1):
+    for i in range(1, d.n_pages + 1):  # pages 1–5, and 6 (reliability) when a page is scanned
         cv = Canvas(doc.new_page(width=size[0], height=size[1]), i)
-        if fn is _page1:
+        if i == 1:
             rest = _page1(cv, d, facts)
-        elif fn is _page2:
+        elif i == 2:
             _page2(cv, d, rest, facts)
-        elif fn is _page6_reliability:
-            _page6_reliability(cv, d)
+        elif i in _PLAIN_PAGES:
+            _PLAIN_PAGES[i](cv, d, facts)
         else:
-            fn(cv, d, facts)
+            _page6_reliability(cv, d)
         elements += cv.elements
     ink = InkMap(doc)
     for e in elements:
@@ -604,7 +608,7 @@ def render_document(d: DocSpec, path: Path) -> tuple[list[GTElement], Facts]:
     return elements, facts
 
 
-def _pin_answers(pdf: Path, queries: list[dict], facts: Facts) -> None:
+def _pin_answers(pdf: Path, queries: list[QueryRecord], facts: Facts) -> None:
     """Narrow each `answer_bbox` (the cell or label that holds the answer) to the printed answer
     itself, e.g. "260" inside the label "Peak 260 °C"."""
     with open_document(pdf) as doc:
@@ -617,7 +621,7 @@ def _pin_answers(pdf: Path, queries: list[dict], facts: Facts) -> None:
             if hits:
                 r = hits[0]
                 box = (r.x0, r.y0, r.x1, r.y1)
-                q["answer_bbox"] = list(facts.ink.box(q["page"], box) if facts.ink else box)  # type: ignore[attr-defined]
+                q["answer_bbox"] = list(facts.ink.box(q["page"], box) if facts.ink else box)
 
 
 def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:

@@ -16,7 +16,9 @@ import pymupdf
 import reportlab
 
 from layoutrag.geometry import union_box
-from layoutrag.records import BBox
+
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
+
 
 __all__ = ["Canvas", "GTElement", "TableBox"]
 

@@ -11,14 +11,29 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
-from layoutrag.records import BBox
-from layoutrag.samples.spec import DocSpec
+from layoutrag.samples.drawings import Labels  # a drawing's text labels and their boxes
+from layoutrag.samples.spec import DocSpec, OrderRow
 from layoutrag.samples.vocab import PARAM_ZH, SpecRow
 
-__all__ = ["Facts", "alter_separators", "make_queries"]
+BBox = tuple[float, float, float, float]  # the generator draws with plain tuples; records turn them into Box
 
-Located = tuple[int, BBox, object]  # (page, region box, payload)
+__all__ = ["Facts", "InkBox", "alter_separators", "make_queries"]
+
+_P = TypeVar("_P")
+Located = tuple[int, BBox, _P]  # (page, region box, payload)
+LocatedParts = tuple[int, list[BBox], _P]  # (page, one box per part of the region, payload)
+Cells = list[str]  # the printed cells of one table row
+PartRow = tuple[OrderRow, BBox, list[BBox]]  # an ordering-table row: part, row box, cell boxes
+PinRow = tuple[Cells, BBox, list[BBox]]  # a pin-table row: (pin, symbol, function), row box, cell boxes
+QueryRecord = dict[str, Any]  # one queries.jsonl line (JSON values)
+
+
+class InkBox(Protocol):
+    """Shrinks a drawn box to the printed ink inside it (implemented by generator.InkMap)."""
+
+    def box(self, page: int, b: BBox) -> BBox: ...
 
 
 @dataclass
@@ -26,21 +41,21 @@ class Facts:
     """Where the generator put the things queries ask about."""
 
     spec: list[tuple[SpecRow, int, BBox, BBox, list[BBox]]] = field(default_factory=list)
-    ordering: Located | None = None
-    pins: Located | None = None
-    outline: Located | None = None
-    land: Located | None = None
-    reflow: Located | None = None
-    reflow_table: Located | None = None
-    stability: Located | None = None
-    applications: Located | None = None
-    features: Located | None = None
-    description: Located | None = None
-    packaging: Located | None = None
-    abs_max: Located | None = None
-    i2c: Located | None = None
+    ordering: Located[list[PartRow]] | None = None
+    pins: Located[list[PinRow]] | None = None
+    outline: Located[Labels] | None = None
+    land: Located[Labels] | None = None
+    reflow: Located[Labels] | None = None
+    reflow_table: Located[list[Cells]] | None = None
+    stability: Located[Labels] | None = None
+    applications: LocatedParts[list[str]] | None = None  # a list is a region in parts, one per item
+    features: LocatedParts[list[str]] | None = None
+    description: Located[str] | None = None
+    packaging: Located[str] | None = None  # reel quantity as printed
+    abs_max: Located[list[Cells]] | None = None
+    i2c: Located[str] | None = None  # slave address as printed
     scanned_pages: list[int] = field(default_factory=list)
-    ink: object | None = None  # generator.InkMap: shrinks boxes to the printed ink
+    ink: InkBox | None = None  # generator.InkMap: shrinks boxes to the printed ink
 
 
 def alter_separators(code: str, rng: random.Random) -> str:
@@ -76,7 +91,7 @@ def _q(
     answer: str,
     answer_bbox: BBox | None,
     intent: str,
-) -> dict:
+) -> QueryRecord:
     parts = region if isinstance(region, list) else [region]
     return {
         "query": query,
@@ -93,14 +108,17 @@ def _q(
 
 def _spec_query(
     d: DocSpec, facts: Facts, rng: random.Random, lang: str, prefer_page: int | None
-) -> dict | None:
+) -> QueryRecord | None:
     cands = [s for s in facts.spec if _value(s[0]) and s[0].parameter not in ("Storage temperature range",)]
     if prefer_page is not None and any(s[1] == prefer_page for s in cands):
         cands = [s for s in cands if s[1] == prefer_page]
     if not cands:
         return None
     row, page, tbox, _rbox, cells = rng.choice(cands)
-    value, col = _value(row)  # type: ignore[misc]
+    found = _value(row)
+    if found is None:  # cannot happen: every candidate row has a value
+        return None
+    value, col = found
     word = {4: "maximum", 3: "typical", 2: "minimum"}[col]
     p = row.parameter.lower()
     if row.condition and "MHz ≤" in row.condition:
@@ -119,9 +137,9 @@ def _spec_query(
     return _q(d, page, tbox, "table", q, lang, value, cells[col], "spec_lookup")
 
 
-def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -> list[dict]:
+def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -> list[QueryRecord]:
     """5–10 queries for one document; ids are `{prefix}-qNN`."""
-    out: list[dict] = []
+    out: list[QueryRecord] = []
     first = _spec_query(d, facts, rng, "en", prefer_page=1)
     if first:
         out.append(first)
@@ -129,8 +147,8 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
     if cont:
         out.append(cont)
     if facts.ordering:
-        page, box, rows = facts.ordering
-        order, _rb, cells = rng.choice(rows)  # type: ignore[arg-type]
+        page, box, part_rows = facts.ordering
+        order, _rb, cells = rng.choice(part_rows)
         alt = alter_separators(order.code, rng)
         lang = rng.choice(["en", "zh"])
         q = (
@@ -148,18 +166,18 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
             if lang == "en"
             else rng.choice([f"{d.series} 外形尺寸图", f"{d.series} 封装尺寸是多少"])
         )
-        out.append(_q(d, page, box, "figure", q, lang, label, labels[label], "package_mech"))  # type: ignore[index]
-    texts: list[dict] = []  # one text query per document, always
+        out.append(_q(d, page, box, "figure", q, lang, label, labels[label], "package_mech"))
+    texts: list[QueryRecord] = []  # one text query per document, always
     if facts.applications:
-        page, box, items = facts.applications
-        item = rng.choice(items)  # type: ignore[arg-type]
+        page, item_boxes, items = facts.applications
+        item = rng.choice(items)
         q, lang = rng.choice(
             [
                 (f"what applications is the {d.series} designed for", "en"),
                 (f"{d.series} 适用于哪些应用", "zh"),
             ]
         )
-        texts.append(_q(d, page, box, "text", q, lang, item, None, "overview"))
+        texts.append(_q(d, page, item_boxes, "text", q, lang, item, None, "overview"))
     if facts.packaging:
         page, box, qty = facts.packaging
         q, lang = rng.choice(
@@ -173,7 +191,7 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
         )
     if texts:
         out.append(texts[-1] if facts.i2c else rng.choice(texts))
-    optional: list[dict] = []
+    optional: list[QueryRecord] = []
     if facts.land:
         page, box, labels = facts.land
         label = list(labels)[1] if len(labels) > 1 else next(iter(labels))  # the pad pitch
@@ -189,7 +207,7 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
                 labels[label],
                 "package_mech",
             )
-        )  # type: ignore[index]
+        )
         optional.append(
             _q(
                 d,
@@ -202,11 +220,13 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
                 labels[label],
                 "package_mech",
             )
-        )  # type: ignore[index]
+        )
     if facts.reflow:
         page, box, labels = facts.reflow
-        key = next(k for k in labels if k.startswith("Peak"))  # type: ignore[union-attr]
-        peak = re.search(r"\d+", key).group(0)  # type: ignore[union-attr]
+        key = next(k for k in labels if k.startswith("Peak"))
+        peak_match = re.search(r"\d+", key)
+        assert peak_match is not None, key  # drawings.reflow_profile labels the peak "Peak {peak} °C"
+        peak = peak_match.group(0)
         optional.append(
             _q(
                 d,
@@ -219,14 +239,14 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
                 labels[key],
                 "assembly",
             )
-        )  # type: ignore[index]
+        )
         if optional[-1]["query"].startswith(f"{d.series} 回"):
             optional[-1]["lang"] = "zh"
         else:
             optional[-1]["lang"] = "en"
     if facts.pins:
-        page, box, rows = facts.pins
-        pin, _rb, cells = rng.choice(rows)  # type: ignore[arg-type]
+        page, box, pin_rows = facts.pins
+        pin, _rb, cells = rng.choice(pin_rows)
         if rng.random() < 0.5:
             q, lang = f"{d.series} pin {pin[0]} function", "en"
         else:
@@ -247,7 +267,7 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
                 labels[key],
                 "spec_lookup",
             )
-        )  # type: ignore[index]
+        )
         if "曲线" in optional[-1]["query"]:
             optional[-1]["lang"] = "zh"
     extra = _spec_query(d, facts, rng, rng.choice(["en", "zh"]), prefer_page=None)
@@ -255,10 +275,10 @@ def make_queries(d: DocSpec, facts: Facts, rng: random.Random, *, prefix: str) -
         optional.append(extra)
     rng.shuffle(optional)
     out += optional[: rng.randint(1, 3)]
-    for j, q in enumerate(out):
-        q["id"] = f"{prefix}-q{j:02d}"
+    for j, rec in enumerate(out):
+        rec["id"] = f"{prefix}-q{j:02d}"
         if facts.ink is not None:  # gold boxes hug the printed ink, as the ground-truth elements do
-            q["regions"] = [list(facts.ink.box(q["page"], tuple(b))) for b in q["regions"]]  # type: ignore[attr-defined]
-            if q["answer_bbox"]:
-                q["answer_bbox"] = list(facts.ink.box(q["page"], tuple(q["answer_bbox"])))  # type: ignore[attr-defined]
-    return [{"id": q.pop("id"), **q} for q in out]
+            rec["regions"] = [list(facts.ink.box(rec["page"], tuple(b))) for b in rec["regions"]]
+            if rec["answer_bbox"]:
+                rec["answer_bbox"] = list(facts.ink.box(rec["page"], tuple(rec["answer_bbox"])))
+    return [{"id": rec.pop("id"), **rec} for rec in out]

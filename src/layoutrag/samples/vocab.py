@@ -245,28 +245,38 @@ def _pm(v: float | int) -> str:
     return f"±{v:g}"
 
 
-def spec_rows(kind: str, rng: random.Random, *, freq: float, pkg: Package) -> tuple[list[SpecRow], dict]:
+def spec_rows(
+    kind: str, rng: random.Random, *, freq: float, pkg: Package
+) -> tuple[list[SpecRow], dict[str, str]]:
     """The electrical specification of one product (rows, and the chosen key values)."""
     temp = rng.choice([("-20", "+70"), ("-40", "+85"), ("-40", "+105"), ("-40", "+125")])
     key: dict[str, str] = {"temp": f"{temp[0]} to {temp[1]} °C"}
     rows: list[SpecRow] = []
     if kind == "crystal":
-        cl = rng.choice([6, 8, 9, 10, 12, 16, 18, 20])
+        cl_pf = rng.choice([6, 8, 9, 10, 12, 16, 18, 20])
         tol = rng.choice([10, 15, 20, 30])
-        stab = rng.choice([10, 15, 20, 30, 50])
+        stab_ppm = rng.choice([10, 15, 20, 30, 50])
         lo = rng.choice([8, 10, 12, 16])
         hi = rng.choice([48, 50, 54, 60, 80])
         esr_base = rng.choice([40, 50, 60, 80])
-        key.update(cl=f"{cl} pF", tol=_pm(tol) + " ppm", stab=_pm(stab) + " ppm", range=f"{lo}–{hi} MHz")
+        key.update(
+            cl=f"{cl_pf} pF", tol=_pm(tol) + " ppm", stab=_pm(stab_ppm) + " ppm", range=f"{lo}–{hi} MHz"
+        )
         rows += [
             SpecRow("Frequency range", "f0", f"{lo}.000", "", f"{hi}.000", "MHz", "Fundamental"),
             SpecRow("Frequency tolerance", "∆f/f", "", _pm(tol), "", "ppm", "at 25 °C ± 3 °C"),
             SpecRow(
-                "Frequency stability", "∆f/fT", "", _pm(stab), "", "ppm", "over operating temp., ref. 25 °C"
+                "Frequency stability",
+                "∆f/fT",
+                "",
+                _pm(stab_ppm),
+                "",
+                "ppm",
+                "over operating temp., ref. 25 °C",
             ),
             SpecRow("Operating temperature range", "TOPR", temp[0], "", temp[1], "°C", ""),
             SpecRow("Storage temperature range", "TSTG", "-55", "", "+125", "°C", "bare product"),
-            SpecRow("Load capacitance", "CL", "", str(cl), "", "pF", "specify when ordering (1)"),
+            SpecRow("Load capacitance", "CL", "", str(cl_pf), "", "pF", "specify when ordering (1)"),
             SpecRow("Shunt capacitance", "C0", "", "", rng.choice(["2.0", "3.0", "5.0"]), "pF", ""),
         ]
         bands = [(lo, 16, 3), (16, 24, 2), (24, 40, 1), (40, hi, 1)]

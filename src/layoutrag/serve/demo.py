@@ -35,8 +35,9 @@ def _samples_current(out: Path, n: int) -> bool:
     return meta == {"n": n, "seed": SEED} and len(list(out.glob("*.pdf"))) >= 1
 
 
-def prepare_demo(data_root: Path, *, n: int, console: Console, settings: Settings) -> Path:
+def prepare_demo(data_root: Path, *, n: int, console: Console, settings: Settings | None = None) -> Path:
     """Make sure the samples exist, are ingested and indexed; return the samples folder."""
+    settings = settings or load_settings()
     from layoutrag.build import ingest_and_chunk, reindex
     from layoutrag.samples.generator import generate_corpus
 
