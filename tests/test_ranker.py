@@ -122,3 +122,27 @@ def test_fit_leaves_the_fold_out() -> None:
     r = fit_ranker(rows, exclude_fold=2)
     assert int(dict(r.meta)["rows"]) <= 160
     assert r.coef[0] == max(r.coef)  # the informative feature carries the weight
+
+
+def test_fusion_choice_in_the_service_and_the_cli(served_data) -> None:  # noqa: ANN001
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+    from layoutrag.service import LayoutRAG
+
+    svc = LayoutRAG(served_data)
+    for fusion in ("learned", "weighted", "rrf", "bm25", "dense"):
+        assert svc.search("load capacitance", top_k=3, fusion=fusion), fusion
+    with pytest.raises(InputError, match="unknown fusion"):
+        svc.search("load capacitance", fusion="borda")
+    r = CliRunner().invoke(
+        app, ["search", "load capacitance", "--data", str(served_data), "--fusion", "learned", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    assert 0 < json.loads(r.output)[0]["score"] < 1
+    samples = served_data / "samples" / "queries.jsonl"
+    r = CliRunner().invoke(
+        app, ["eval", str(samples), "--data", str(served_data), "--fusion", "bm25", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    assert "layoutrag (bm25)" in json.loads(r.output)["systems"]
