@@ -29,7 +29,7 @@ from layoutrag.config import FusionSettings, FusionStrategy, Settings
 from layoutrag.evaluation.harness import ranked_chunk_ids
 from layoutrag.evaluation.metrics import mrr, score_chunk_query
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
-from layoutrag.index.hybrid import HybridIndex, embed_text
+from layoutrag.index.hybrid import HybridIndex, SearchOptions, embed_text
 from layoutrag.index.importer import derive_card, parse_chunk_lines
 from layoutrag.records import Chunk, EvidencePackage
 
@@ -60,29 +60,23 @@ def page_metrics(search: Search, queries: list[dict], file_to_doc: dict[str, str
 
 
 def variants(idx: HybridIndex) -> dict[str, Search]:
-    """The runs compared for one index: each path alone, plain RRF, the default fusion, ablations."""
+    """The runs compared for one index: each path alone, plain RRF, the default fusion, ablations.
+    Each is a frozen `SearchOptions`; the index is never changed."""
 
     def run(
         mode: str, fusion: FusionSettings | None = None, boost: bool = True, glossary: bool = True
     ) -> Search:
-        def search(q: str) -> list[EvidencePackage]:
-            saved = (idx.fusion, idx.doc_boost, idx.expand_glossary)
-            idx.fusion = fusion or saved[0]
-            idx.doc_boost, idx.expand_glossary = boost, glossary
-            try:
-                return idx.search(q, top_k=15, mode=mode)
-            finally:
-                idx.fusion, idx.doc_boost, idx.expand_glossary = saved
+        opts = SearchOptions(mode=mode, fusion=fusion, doc_boost=boost, expand_glossary=glossary)
+        return lambda q: idx.search(q, top_k=15, options=opts)
 
-        return search
-
-    d = idx.fusion
+    d = idx.settings.fusion
     return {
         "bm25": run("bm25"),
         "bm25 (no glossary)": run("bm25", glossary=False),
         "dense": run("dense"),
         "fused: plain RRF": run("fused", FusionSettings(strategy=FusionStrategy.rrf), boost=False),
         "fused: plain RRF + card boost": run("fused", FusionSettings(strategy=FusionStrategy.rrf)),
+        "fused: learned": run("fused", FusionSettings(strategy=FusionStrategy.learned)),
         "fused: default": run("fused"),
         "fused: default - card boost": run("fused", boost=False),
         "fused: default - doc run": run("fused", d.model_copy(update={"doc_weight": 0.0})),
@@ -145,7 +139,7 @@ def tkd(shared: Path, cache_dir: Path, embedders: list[str], sweep: bool) -> str
         emb = get_embedder(name)
         memo = MemoQueries(emb)
         vecs, _ = embed_with_cache(
-            emb, [embed_text(c, s.index.embed_max_chars) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
+            emb, [embed_text(c, s.index.embed_max_chars, cards.get(c.doc_id)) for c in chunks], EmbeddingCache(cache_dir, emb.model_id)
         )
         rows = []
         for tok in ("part_aware", "part_aware_no_ngrams", "standard"):
@@ -178,13 +172,8 @@ def fusion_sweep(
     for w, depth, dw, tp in grid:
         cfg = FusionSettings(dense_weight=w, dense_depth=depth, doc_weight=dw, type_prior=tp)
 
-        def search(q: str, cfg: FusionSettings = cfg) -> list[EvidencePackage]:
-            saved = idx.fusion
-            idx.fusion = cfg
-            try:
-                return idx.search(q, top_k=15)
-            finally:
-                idx.fusion = saved
+        def search(q: str, opts: SearchOptions = SearchOptions(fusion=cfg)) -> list[EvidencePackage]:
+            return idx.search(q, top_k=15, options=opts)
 
         rows.append((f"sweep dense w={w} depth={depth} doc w={dw} type prior={tp}", metric(search)))
     return rows

@@ -110,7 +110,7 @@ def test_weighted_fusion_depth_limits_dense() -> None:
     assert plain["e"] == pytest.approx(1 / 61)
     # no lexical evidence at all: the dense run decides alone
     assert [x for x, _ in fuse([], ["c", "d"], k=60, config=cfg)] == ["c", "d"]
-    with pytest.raises(ValidationError, match="'rrf' or 'weighted'"):
+    with pytest.raises(ValidationError, match="'rrf', 'weighted' or 'learned'"):
         FusionSettings(strategy="borda")
 
 

@@ -67,7 +67,7 @@ def test_flat_names_are_unique_and_reach_their_leaf(monkeypatch: pytest.MonkeyPa
     ("var", "value", "says"),
     [
         ("LAYOUTRAG_MAX_PAGES", "abc", "valid integer"),
-        ("LAYOUTRAG_FUSION", "bogus", "'rrf' or 'weighted'"),
+        ("LAYOUTRAG_FUSION", "bogus", "'rrf', 'weighted' or 'learned'"),
         ("LAYOUTRAG_LLM_VISION", "maybe", "valid boolean"),
         ("LAYOUTRAG_DPI", "0", "greater than 0"),
         ("LAYOUTRAG_DPI", "601", "less than or equal to 600"),

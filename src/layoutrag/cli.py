@@ -226,6 +226,9 @@ def search(
     doc: Annotated[str | None, typer.Option("--doc", help="Only this doc id.")] = None,
     block_type: Annotated[str | None, typer.Option("--type", help="Only this block type.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print evidence packages as JSON.")] = False,
+    fusion: Annotated[
+        str | None, typer.Option("--fusion", help="rrf | weighted | learned | bm25 | dense (default LAYOUTRAG_FUSION).")
+    ] = None,
 ) -> None:
     """Search the index; each hit is an evidence package."""
     from layoutrag.index.cli import print_hits
@@ -234,7 +237,7 @@ def search(
     s = _settings()
     idx = LayoutRAG(_data(data, s), settings=s)
     filters = {"doc_id": idx.resolve_doc(doc) if doc else None, "block_type": block_type}
-    hits = idx.search(query, top_k=top_k, filters=filters)
+    hits = idx.search(query, top_k=top_k, filters=filters, fusion=fusion)
     print_hits(hits, as_json=as_json, console=console)
 
 
@@ -275,13 +278,24 @@ def evaluate(
     pdfs: Annotated[
         Path | None, typer.Option("--pdfs", help="Folder of the PDFs (for baselines and answer location).")
     ] = None,
+    fusion: Annotated[
+        str | None, typer.Option("--fusion", help="rrf | weighted | learned | bm25 | dense (default LAYOUTRAG_FUSION).")
+    ] = None,
 ) -> None:
     """Score retrieval against gold regions or gold chunk ids."""
     from layoutrag.evaluation.run import run_eval_cli
 
     s = _settings()
     run_eval_cli(
-        queries, _data(data, s), as_json=as_json, report=report, compare=compare, pdfs=pdfs, console=console, settings=s
+        queries,
+        _data(data, s),
+        as_json=as_json,
+        report=report,
+        compare=compare,
+        pdfs=pdfs,
+        console=console,
+        settings=s,
+        fusion=fusion,
     )
 
 

@@ -169,9 +169,11 @@ class LayoutRAG:
         *,
         top_k: int | None = None,
         filters: SearchFilters | dict | None = None,
+        fusion: str | None = None,
     ) -> list[EvidencePackage]:
         """Evidence packages, best first. Every front (CLI, HTTP API, MCP) searches through here, so
-        a bad query, top_k or filter is refused with the same one-line InputError everywhere."""
+        a bad query, top_k or filter is refused with the same one-line InputError everywhere.
+        `fusion`: rrf | weighted | learned | bm25 | dense for this search (default: the settings')."""
         q = validate_query(query, max_chars=self.settings.search.max_query_chars)
         k = self.settings.search.top_k if top_k is None else int(top_k)
         if not 1 <= k <= self.settings.search.max_top_k:
@@ -181,7 +183,11 @@ class LayoutRAG:
             from layoutrag.index.query import check_block_type
 
             check_block_type(f.block_type, self._index.table.block_types)
-        return self._index.search(q, top_k=k, filters=f)
+        if fusion is None:
+            return self._index.search(q, top_k=k, filters=f)
+        from layoutrag.index.options import SearchOptions
+
+        return self._index.search(q, top_k=k, filters=f, options=SearchOptions.for_fusion(fusion, self.settings))
 
     # --- records ------------------------------------------------------------------------
     @cached_property

@@ -27,6 +27,7 @@ def run_eval_cli(
     pdfs: Path | None,
     console,  # rich.console.Console
     settings: Settings,
+    fusion: str | None = None,
 ) -> list[SystemResult]:
     """`layoutrag eval`: score the live index (and with `compare`, the baselines and ablations)."""
     from layoutrag.evaluation.systems import EvalContext, compare_systems, main_systems
@@ -39,7 +40,7 @@ def run_eval_cli(
     unresolved = sorted(
         {q.doc for q in region_qs if q.doc not in ctx.doc_ids and q.doc not in ctx.index.cards}
     )
-    systems = main_systems(ctx)
+    systems = main_systems(ctx, fusion)
     if compare:
         systems += compare_systems(ctx, need_documents=bool(region_qs))
     results: list[SystemResult] = []

@@ -8,16 +8,16 @@ documents whose artifacts are current — so a second run reuses them. They are 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from layoutrag.config import Settings
 from layoutrag.errors import LayoutragError
 from layoutrag.evaluation.baselines import build_unit_index, iter_documents, page_chunks, window_chunks
+from layoutrag.index.options import SearchOptions
 from layoutrag.records import Chunk, DocumentCard
 from layoutrag.storage import DataDir
 
@@ -136,7 +136,7 @@ class EvalContext:
             "documents": len(idx.cards),
             "embedder": getattr(idx.embedder, "model_id", ""),
             "tokenizer": type(idx.tokenizer).__name__,
-            "fusion": getattr(idx.fusion, "mode", str(self.settings.fusion)),
+            "fusion": self.settings.fusion.strategy.value,
             "layout_backend": self.main_backend if any(True for _ in self.data.doc_ids()) else "",
         }
 
@@ -155,19 +155,31 @@ class EvalContext:
         return out
 
 
-def _searcher(index, mode: str = "fused") -> SearchFn:  # noqa: ANN001
+def _searcher(index, mode: str = "fused", options: SearchOptions | None = None) -> SearchFn:  # noqa: ANN001
+    opts = replace(options or SearchOptions(), mode=mode)
+
     def search(query: str, k: int) -> Sequence[Chunk]:
-        return index.search(query, top_k=k, mode=mode)
+        return index.search(query, top_k=k, options=opts)
 
     return search
 
 
-def main_systems(ctx: EvalContext) -> list[SystemSpec]:
+def main_systems(ctx: EvalContext, fusion: str | None = None) -> list[SystemSpec]:
+    """The live index, with the configured fusion or the one `fusion` names (a strategy or a path)."""
+    opts = SearchOptions.for_fusion(fusion or ctx.settings.fusion.strategy.value, ctx.settings)
+    how = f"{(opts.fusion or ctx.settings.fusion).strategy.value} fusion" if opts.mode == "fused" else "one path"
     return [
         SystemSpec(
-            "layoutrag (fused)", lambda: (_searcher(ctx.index), len(ctx.index.chunks)), "the live index"
+            f"layoutrag ({opts.mode})",
+            lambda: (_searcher(ctx.index, opts.mode, opts), len(ctx.index.chunks)),
+            f"the live index, {how}",
         )
     ]
+
+
+def _strategy(ctx: EvalContext, name: str, note: str) -> SystemSpec:
+    opts = SearchOptions.for_fusion(name, ctx.settings)
+    return SystemSpec(f"layoutrag, {name} fusion", lambda: (_searcher(ctx.index, options=opts), len(ctx.index.chunks)), note)
 
 
 def _rebuilt(ctx: EvalContext, *, tokenizer: str) -> SystemSpec:
@@ -188,9 +200,8 @@ def _rebuilt(ctx: EvalContext, *, tokenizer: str) -> SystemSpec:
 
 def _plain_rrf(ctx: EvalContext) -> SystemSpec:
     def build() -> tuple[SearchFn, int]:
-        fusion = ctx.settings.updated(fusion="rrf").fusion
-        idx = copy_index_with(ctx.index, fusion=fusion)
-        return _searcher(idx), len(idx.chunks)
+        opts = SearchOptions.for_fusion("rrf", ctx.settings)
+        return _searcher(ctx.index, options=opts), len(ctx.index.chunks)
 
     return SystemSpec("layoutrag, plain RRF", build, "RRF k=60 over both full runs")
 
@@ -243,6 +254,14 @@ def compare_systems(ctx: EvalContext, *, need_documents: bool) -> list[SystemSpe
         SystemSpec("layoutrag BM25-only", lambda: (_searcher(ctx.index, "bm25"), len(ctx.index.chunks))),
         SystemSpec("layoutrag dense-only", lambda: (_searcher(ctx.index, "dense"), len(ctx.index.chunks))),
         _plain_rrf(ctx),
+        *[
+            _strategy(ctx, name, note)
+            for name, note in (
+                ("weighted", "the hand-set votes (FusionSettings)"),
+                ("learned", "the shipped linear ranker (data/ranker.json)"),
+            )
+            if name != ctx.settings.fusion.strategy.value
+        ],
         _rebuilt(ctx, tokenizer="standard"),
         _rebuilt(ctx, tokenizer="part_aware_no_ngrams"),
     ]
@@ -283,11 +302,3 @@ def compare_systems(ctx: EvalContext, *, need_documents: bool) -> list[SystemSpe
                 )
             )
     return out
-
-
-def copy_index_with(index, **attrs):  # noqa: ANN001, ANN201 - HybridIndex in, HybridIndex out
-    """A shallow copy of a loaded index with some attributes replaced (fusion, switches)."""
-    new = copy.copy(index)
-    for k, v in attrs.items():
-        setattr(new, k, v)
-    return new

@@ -3,15 +3,20 @@ evidence packages.
 
     lexical  query + glossary expansion -> PartAwareTokenizer -> BM25 (chunk text + card words)
     dense    query -> embedder("query") -> inner product with passage vectors
-    fused    weighted, depth-limited RRF of the two runs (plain RRF on request), document-, page-
-             and residual-BM25 votes, block-family prior and table-row bonus (see fusion.py), then
-             a boost for chunks of documents whose part number or series the query names
+    fused    `learned`: candidates from every run scored by the shipped linear model (ranker.py);
+             `weighted`: depth-limited RRF of the two runs, document-, page- and residual-BM25
+             votes, block-family prior and table-row bonus (fusion.py), then a boost for chunks of
+             documents whose part number or series the query names; `rrf`: plain RRF
+    hits     the ranked chunks -> hits with their page's companions (hits.py)
+
+The chunk texts each path sees are in candidates.py; per-search options (mode, fusion, hit
+settings, ranker) come in one frozen `SearchOptions` (options.py), never by changing the index.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from typing_extensions import TypeIs
@@ -26,10 +31,13 @@ from layoutrag.index.bm25 import (
     group_term_counts,
     top_k,
 )
+from layoutrag.index.candidates import bm25_text, card_text, embed_text
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import fuse
 from layoutrag.index.glossary import expand_query, load_glossary
+from layoutrag.index.hits import best_row, page_hits
+from layoutrag.index.options import MODES, SearchOptions
 from layoutrag.index.query import (
     CardMatcher,
     block_family,
@@ -39,6 +47,7 @@ from layoutrag.index.query import (
     query_codes,
     wanted_family,
 )
+from layoutrag.index.ranker import LinearRanker, candidate_features, default_ranker
 from layoutrag.index.tokenizer import CJK_RE, Tokenizer, get_tokenizer, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
 
@@ -46,43 +55,14 @@ __all__ = [
     "MODES",
     "ChunkTable",
     "HybridIndex",
+    "SearchOptions",
     "bm25_text",
     "card_text",
     "embed_text",
 ]
 
-MODES = ("fused", "bm25", "dense")
 RUN_DEPTH = 100  # each path contributes at most this many candidates to fusion
 RARE_CODE_DOCS = 5  # a part-like code in at most this many documents names them
-
-
-def card_text(card: DocumentCard | None) -> str:
-    if card is None:
-        return ""
-    return " ".join([card.title, card.vendor, *card.series, *card.part_numbers, card.product_type])
-
-
-def bm25_text(chunk: Chunk, card: DocumentCard | None) -> str:
-    """The lexical bag: where the chunk sits, what it says, and the words of its document's card
-    (so `<part number> <parameter>` finds the parameter's chunk in that part's datasheet)."""
-    parts = [
-        chunk.section_title,
-        chunk.toc_path,
-        chunk.native_text,
-        chunk.description,
-        " ".join(chunk.keywords),
-    ]
-    if not chunk.native_text and chunk.rows:
-        parts.append(" ".join(r.text or " ".join(r.cells) for r in chunk.rows))
-    parts.append(card_text(card))
-    return "\n".join(p for p in parts if p)
-
-
-def embed_text(chunk: Chunk, max_chars: int = 1500) -> str:
-    """toc path -> section -> description -> text, truncated (the passage the dense path sees)."""
-    parts = [chunk.toc_path, chunk.section_title, chunk.description, chunk.native_text]
-    text = "\n".join(p for p in parts if p)
-    return (text or chunk.chunk_id)[:max_chars]
 
 
 @dataclass
@@ -124,36 +104,36 @@ class HybridIndex:
         embedder: Embedder | None,
         tokenizer: Tokenizer,
         settings: Settings,
-        fusion: FusionSettings | None = None,
     ) -> None:
         self.chunks = chunks
         self.cards = dict(cards)
         self.table = table
         self.bm25 = BM25Index(counts, k1=settings.index.bm25_k1, b=settings.index.bm25_b)
+        self.doc_len = counts.doc_len
         self.doc_bm25 = BM25Index(doc_term_counts(counts, table), k1=settings.index.bm25_k1, b=settings.index.bm25_b)
         order = np.argsort(table.doc_index, kind="stable")
-        self._doc_chunks = np.split(
+        self.doc_chunks = np.split(
             order, np.cumsum(np.bincount(table.doc_index, minlength=len(table.doc_ids)))[:-1]
         )
         # pages: (document, page) of each chunk's first region; page_bm25 ranks whole pages
         page_key = table.doc_index.astype(np.int64) * (int(table.pages.max(initial=0)) + 1) + table.pages
-        _, self._page_of = np.unique(page_key, return_inverse=True)
-        n_pages = int(self._page_of.max(initial=-1)) + 1
+        _, page_of = np.unique(page_key, return_inverse=True)
+        self.page_of: np.ndarray = page_of.reshape(-1)
+        n_pages = int(self.page_of.max(initial=-1)) + 1
         self.page_bm25 = BM25Index(
-            group_term_counts(counts, self._page_of, n_pages), k1=settings.index.bm25_k1, b=settings.index.bm25_b
+            group_term_counts(counts, self.page_of, n_pages), k1=settings.index.bm25_k1, b=settings.index.bm25_b
         )
-        order = np.argsort(self._page_of, kind="stable")
-        self._page_chunks = np.split(order, np.cumsum(np.bincount(self._page_of, minlength=n_pages))[:-1])
-        self._family = np.array([block_family(b) or "" for b in table.block_types], dtype=object)
+        order = np.argsort(self.page_of, kind="stable")
+        self.page_chunks = np.split(order, np.cumsum(np.bincount(self.page_of, minlength=n_pages))[:-1])
+        self.family = np.array([block_family(b) or "" for b in table.block_types], dtype=object)
         self.dense = dense
         self.embedder = embedder
         self.tokenizer = tokenizer
         self.settings = settings
-        self.fusion = fusion or settings.fusion
         self.matcher = CardMatcher(self.cards)
         self._card_tokens: dict[tuple[int, str], set[str]] = {}  # (tokenizer, doc id) -> card tokens
-        self.doc_boost = True  # ablation switches (benchmarks/search_quality.py)
-        self.expand_glossary = True
+        self._section_tokens: dict[int, set[str]] = {}  # chunk -> section title / toc path tokens
+        self._row_tokens: dict[int, list[set[str]]] = {}  # chunk -> tokens of each table row
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -181,7 +161,7 @@ class HybridIndex:
         if dense:
             emb = embedder if _is_embedder(embedder) else get_embedder(embedder or s.index.embedder)
             if vectors is None:
-                texts = [embed_text(c, s.index.embed_max_chars) for c in chunks]
+                texts = [embed_text(c, s.index.embed_max_chars, card_map.get(c.doc_id)) for c in chunks]
                 vectors, _ = embed_with_cache(emb, texts, cache)
             dense_index = DenseIndex.build(vectors)
             dense_index.nprobe = s.index.dense_nprobe
@@ -203,36 +183,31 @@ class HybridIndex:
         *,
         top_k: int | None = None,
         filters: SearchFilters | None = None,
-        mode: str = "fused",
+        mode: str | None = None,
+        options: SearchOptions | None = None,
     ) -> list[EvidencePackage]:
-        """Evidence packages, best first. An empty or unsearchable query gives an empty list."""
-        if mode not in MODES:
-            raise InputError(f"unknown search mode {mode!r}; valid: {', '.join(MODES)}")
+        """Evidence packages, best first. An empty or unsearchable query gives an empty list.
+        `options` (frozen) change this one search; `mode` is a shorthand for `options.mode`."""
+        opts = options or SearchOptions()
+        if mode is not None:
+            if mode not in MODES:
+                raise InputError(f"unknown search mode {mode!r}; valid: {', '.join(MODES)}")
+            opts = replace(opts, mode=mode)
         k = self.settings.search.top_k if top_k is None else int(top_k)
         if k < 1:
             raise InputError("top_k must be at least 1")
         query = normalize_query(query, max_chars=self.settings.search.max_query_chars)
         if not is_searchable(query) or not self.table.chunk_ids:
             return []  # nothing searchable (empty, only punctuation or symbols)
-        mask = filter_mask(
-            filters,
+        ranked, runs = self.rank(query, k, filters=filters, options=opts)
+        b_idx, b_score, d_idx, d_score = runs
+        hits = page_hits(
+            ranked,
+            k,
             doc_index=self.table.doc_index,
-            doc_ids=self.table.doc_ids,
             pages=self.table.pages,
-            block_codes=self.table.block_codes,
-            block_types=self.table.block_types,
+            hits=opts.hits or self.settings.hits,
         )
-        depth = max(RUN_DEPTH, k)
-        lex = self._lexical_query(query) if mode != "dense" else {}  # term weights, built once a query
-        b_idx, b_score = self._bm25_run(lex, depth, mask) if mode != "dense" else _empty()
-        d_idx, d_score = self._dense_run(query, depth, mask) if mode != "bm25" else _empty()
-        if mode == "bm25":
-            ranked = list(zip(b_idx.tolist(), b_score.tolist(), strict=True))
-        elif mode == "dense":
-            ranked = list(zip(d_idx.tolist(), d_score.tolist(), strict=True))
-        else:
-            ranked = self._fuse(query, lex, b_idx, d_idx, mask)
-        hits = self._page_hits(ranked, k)
         b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
         d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
         b_val = dict(zip(b_idx.tolist(), b_score.tolist(), strict=True))
@@ -251,7 +226,7 @@ class HybridIndex:
                 dense_rank=d_rank.get(i),
                 bm25_score=b_val.get(i),
                 dense_score=d_val.get(i),
-                matched_row=self._matched_row(chunk, q_tokens) if chunk.rows else None,
+                matched_row=best_row(self.row_scores(i, q_tokens)) if chunk.rows and q_tokens else None,
             )
 
         out = []
@@ -261,30 +236,64 @@ class HybridIndex:
             out.append(lead)
         return out
 
-    def _page_hits(self, ranked: list[tuple[int, float]], k: int) -> list[list[tuple[int, float]]]:
-        """The top k hits, each a lead chunk and up to `hit_page_members - 1` companions: chunks of
-        the lead's page ranked within `hit_merge_depth` whose score is at least
-        `hit_companion_score` of the lead's. Blocks of one page that the ranking cannot separate
-        (the list naming the part, the table holding the value) are one hit a reader checks on one
-        page, not several hits that push other pages out of the top k."""
-        members = max(1, self.settings.hits.page_members)
-        depth = self.settings.hits.merge_depth if members > 1 else 0
-        share = self.settings.hits.companion_score
-        hits: list[list[tuple[int, float]]] = []
-        lead_of: dict[tuple[int, int], int] = {}
-        for rank, (i, score) in enumerate(ranked):
-            if rank >= depth and len(hits) >= k:
-                break
-            key = (int(self.table.doc_index[i]), int(self.table.pages[i]))
-            h = lead_of.get(key)
-            close = h is not None and hits[h][0][1] > 0 and score >= share * hits[h][0][1]
-            if rank < depth and h is not None and close and len(hits[h]) < members:
-                hits[h].append((i, score))
-                continue
-            if len(hits) < k:
-                lead_of.setdefault(key, len(hits))
-                hits.append([(i, score)])
-        return hits
+    def rank(
+        self, query: str, k: int, *, filters: SearchFilters | None = None, options: SearchOptions | None = None
+    ) -> tuple[list[tuple[int, float]], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """[(chunk index, score)] best first for a normalised query, and the BM25 and dense runs
+        (indices, scores) it was made from."""
+        opts = options or SearchOptions()
+        mask = self._mask(filters)
+        depth = max(RUN_DEPTH, k)
+        mode = opts.mode
+        lex = self.lexical_query(query, expand=opts.expand_glossary) if mode != "dense" else {}
+        b_idx, b_score = self._bm25_run(lex, depth, mask) if mode != "dense" else _empty()
+        d_idx, d_score = self._dense_run(query, depth, mask) if mode != "bm25" else _empty()
+        runs = (b_idx, b_score, d_idx, d_score)
+        if mode == "bm25":
+            return list(zip(b_idx.tolist(), b_score.tolist(), strict=True)), runs
+        if mode == "dense":
+            return list(zip(d_idx.tolist(), d_score.tolist(), strict=True)), runs
+        cfg = opts.fusion or self.settings.fusion
+        if cfg.strategy is FusionStrategy.learned:
+            return self._learned(query, lex, runs, mask, opts.ranker or default_ranker()), runs
+        return self._fuse(query, lex, b_idx, d_idx, mask, cfg, doc_boost=opts.doc_boost), runs
+
+    def features(
+        self, query: str, *, filters: SearchFilters | None = None, expand_glossary: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(candidate chunk indices, their feature matrix) for a normalised query (ranker.py)."""
+        mask = self._mask(filters)
+        lex = self.lexical_query(query, expand=expand_glossary)
+        b_idx, b_score = self._bm25_run(lex, RUN_DEPTH, mask)
+        d_idx, d_score = self._dense_run(query, RUN_DEPTH, mask)
+        return candidate_features(self, query, lex, (b_idx, b_score, d_idx, d_score), mask)
+
+    def _learned(
+        self,
+        query: str,
+        lex: dict[str, float],
+        runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        mask: np.ndarray | None,
+        ranker: LinearRanker,
+    ) -> list[tuple[int, float]]:
+        cands, X = candidate_features(self, query, lex, runs, mask)
+        if not len(cands):
+            return []
+        z = ranker.logits(X)
+        prob = 1.0 / (1.0 + np.exp(-z))
+        ids = self.table.chunk_ids
+        order = sorted(range(len(cands)), key=lambda j: (-z[j], ids[int(cands[j])]))
+        return [(int(cands[j]), float(prob[j])) for j in order]
+
+    def _mask(self, filters: SearchFilters | None) -> np.ndarray | None:
+        return filter_mask(
+            filters,
+            doc_index=self.table.doc_index,
+            doc_ids=self.table.doc_ids,
+            pages=self.table.pages,
+            block_codes=self.table.block_codes,
+            block_types=self.table.block_types,
+        )
 
     def _bm25_run(
         self, lex: dict[str, float], depth: int, mask: np.ndarray | None
@@ -308,14 +317,22 @@ class HybridIndex:
         return self.dense.search(qv, depth, mask)
 
     def _fuse(
-        self, query: str, lex: dict[str, float], b_idx: np.ndarray, d_idx: np.ndarray, mask: np.ndarray | None
+        self,
+        query: str,
+        lex: dict[str, float],
+        b_idx: np.ndarray,
+        d_idx: np.ndarray,
+        mask: np.ndarray | None,
+        cfg: FusionSettings,
+        *,
+        doc_boost: bool = True,
     ) -> list[tuple[int, float]]:
-        """`lex`: the query's lexical term weights (`_lexical_query`), shared by every BM25 run."""
+        """The hand-set fusions (`weighted`, `rrf`). `lex`: the query's lexical term weights
+        (`lexical_query`), shared by every BM25 run."""
         ids = self.table.chunk_ids
-        cfg = self.fusion
         k = self.settings.search.rrf_k
-        named = self.matcher.match(query) if self.doc_boost else {}
-        lexical = bool(named) or self._names_rare_code(query)
+        named = self.matcher.match(query) if doc_boost else {}
+        lexical = bool(named) or bool(self.names_rare_code(query))
         if not lexical and len(b_idx) and cfg.strategy is FusionStrategy.weighted:
             lexical = self._lexical_confidence(query, int(b_idx[0])) >= cfg.lexical_gate
         fused = fuse([ids[i] for i in b_idx], [ids[i] for i in d_idx], k=k, config=cfg, named=lexical)
@@ -323,14 +340,19 @@ class HybridIndex:
         scores = {pos[cid]: s for cid, s in fused}
         if cfg.strategy is FusionStrategy.weighted and len(b_idx):
             if not lexical:
-                self._add_doc_run(lex, scores, mask)
-                self._add_type_prior(query, scores)
+                self._add_group_run(self.doc_bm25, self.doc_chunks, cfg.doc_weight, cfg.doc_depth, lex, scores, mask)
+                self._add_type_prior(query, scores, cfg.type_prior)
             if not lexical or cfg.page_on_lexical:
-                self._add_page_run(lex, scores, mask)
+                self._add_group_run(
+                    self.page_bm25, self.page_chunks, cfg.page_weight, cfg.page_depth, lex, scores, mask
+                )
+            if lexical and cfg.residual_weight > 0:
+                r_idx = self.residual_run(lex, b_idx, mask, cfg.residual_depth, cfg.residual_docs)
+                for rank, i in enumerate(r_idx.tolist(), start=1):
+                    scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (k + rank)
             if lexical:
-                self._add_residual_run(lex, b_idx, scores, mask)
                 self._add_type_prior(query, scores, cfg.lexical_type_prior)
-            self._add_row_bonus(query, scores)
+            self._add_row_bonus(query, scores, cfg)
         if named:  # the named documents' chunks first
             bonus = 1.0 / (k + 1)
             for i in scores:
@@ -341,7 +363,7 @@ class HybridIndex:
             scores = {i: s for i, s in scores.items() if mask[i]}
         return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
 
-    def _lexical_query(self, query: str) -> dict[str, float]:
+    def lexical_query(self, query: str, *, expand: bool = True) -> dict[str, float]:
         """Query term -> weight for BM25: the query's own tokens (3-grams at a quarter), each CJK run
         and each glossary expansion weighing about two terms (their tokens share it) - a 7-character
         Chinese phrase is 6 bigrams, and at full weight it would outvote the part number beside it."""
@@ -353,7 +375,7 @@ class HybridIndex:
             toks = self.tokenizer.tokenize(run)
             for t in toks:
                 weights[t] = weights.get(t, 0.0) + min(1.0, EXPANSION_TOKENS / len(toks))
-        if self.expand_glossary:
+        if expand:
             for term in load_glossary().expansions(query):
                 toks = self.tokenizer.tokenize(term)
                 # a Chinese term added to an English query only serves Chinese-only datasheets: in a
@@ -364,22 +386,28 @@ class HybridIndex:
                     weights[t] = weights.get(t, 0.0) + share * query_token_weight(t)
         return weights
 
+    def known_terms(self, query: str) -> set[str]:
+        """The query's tokens the corpus knows, as typed (no 3-grams)."""
+        return {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
+
     def _lexical_confidence(self, query: str, top: int) -> float:
         """Share of the query's idf mass (terms the corpus knows, as typed, no 3-grams) that BM25's
         top chunk holds: high for a keyword query that BM25 answers, low for a long question whose
         words the chunks do not use (where the dense run and the document run earn their votes).
         What the chunk holds is read off the BM25 postings (they were counted from its text)."""
-        known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
-        total = self._idf_mass(known)
-        held = self._idf_mass(t for t in known if self.bm25.holds(top, t))
+        known = self.known_terms(query)
+        total = self.idf_mass(known)
+        held = self.idf_mass(t for t in known if self.bm25.holds(top, t))
         return held / total if total > 0 else 0.0
 
-    def _names_rare_code(self, query: str) -> bool:
-        """Does the query carry a part-like code that occurs in only a few documents? Then it names
+    def names_rare_code(self, query: str) -> set[str]:
+        """The query's part-like codes that occur in only a few documents: such a code names
         something specific (even when no card lists it) and the lexical route is the right one."""
-        return any(
-            is_part_like(code) and 0 < self.doc_bm25.df(code) <= RARE_CODE_DOCS for code in query_codes(query)
-        )
+        return {
+            code
+            for code in query_codes(query)
+            if is_part_like(code) and 0 < self.doc_bm25.df(code) <= RARE_CODE_DOCS
+        }
 
     def _add_group_run(
         self,
@@ -407,54 +435,37 @@ class HybridIndex:
             for i in chunks.tolist():
                 scores[i] = scores.get(i, 0.0) + vote
 
-    def _add_doc_run(self, lex: dict[str, float], scores: dict[int, float], mask: np.ndarray | None) -> None:
-        """The document run: documents by BM25 over all their text (`doc_weight`, top `doc_depth`)."""
-        cfg = self.fusion
-        self._add_group_run(self.doc_bm25, self._doc_chunks, cfg.doc_weight, cfg.doc_depth, lex, scores, mask)
-
-    def _add_page_run(self, lex: dict[str, float], scores: dict[int, float], mask: np.ndarray | None) -> None:
-        """The page run, one level down: the page that holds the whole question lifts its chunks above
-        those of other pages of the same document that match only in part."""
-        cfg = self.fusion
-        self._add_group_run(
-            self.page_bm25, self._page_chunks, cfg.page_weight, cfg.page_depth, lex, scores, mask
-        )
-
-    def _add_residual_run(
-        self, lex: dict[str, float], b_idx: np.ndarray, scores: dict[int, float], mask: np.ndarray | None
-    ) -> None:
-        """Within the lexical route's leading documents, the query minus the top document's own names
-        (its card words - title, vendor, series, part numbers - which every chunk of it carries, so
-        BM25's length normalization turns them into a bonus for short headers) ranks the chunks by
-        what the question asks about; that ranking votes like a further run."""
-        cfg = self.fusion
-        if cfg.residual_weight <= 0 or not len(b_idx):
-            return
-        top_doc = self.table.doc_ids[self.table.doc_index[int(b_idx[0])]]
-        own = self._card_terms(top_doc)
+    def residual_run(
+        self, lex: dict[str, float], b_idx: np.ndarray, mask: np.ndarray | None, depth: int, docs: int
+    ) -> np.ndarray:
+        """Within the lexical run's leading `docs` documents, the query minus the top document's own
+        names (its card words - title, vendor, series, part numbers - which every chunk of it
+        carries, so BM25's length normalization turns them into a bonus for short headers) ranks
+        the chunks by what the question asks about: the top `depth` chunk indices, best first."""
+        none = np.zeros(0, dtype=np.int64)
+        if depth <= 0 or not len(b_idx):
+            return none
+        own = self.card_terms(self.table.doc_ids[self.table.doc_index[int(b_idx[0])]])
         weights = {t: w for t, w in lex.items() if t not in own}
         if not weights:
-            return
+            return none
         r_idx, r_score = self.bm25.scores(weights)
         if not len(r_idx):
-            return
-        docs = {int(self.table.doc_index[int(i)]) for i in b_idx[: cfg.residual_docs]}
-        keep = np.isin(self.table.doc_index[r_idx], list(docs))
+            return none
+        lead = {int(self.table.doc_index[int(i)]) for i in b_idx[:docs]}
+        keep = np.isin(self.table.doc_index[r_idx], list(lead))
         if mask is not None:
             keep &= mask[r_idx]
         r_idx, r_score = r_idx[keep], r_score[keep]
-        for rank, j in enumerate(top_k(r_score, cfg.residual_depth), start=1):
-            i = int(r_idx[j])
-            scores[i] = scores.get(i, 0.0) + cfg.residual_weight / (self.settings.search.rrf_k + rank)
+        return np.asarray(r_idx[top_k(r_score, depth)], dtype=np.int64)
 
-    def _add_row_bonus(self, query: str, scores: dict[int, float]) -> None:
+    def _add_row_bonus(self, query: str, scores: dict[int, float], cfg: FusionSettings) -> None:
         """A table chunk among the leading candidates whose best row holds the query's informative
         terms (idf share of the terms the corpus knows, no 3-grams) gets up to `row_weight` votes:
         the table that lists the asked value outranks the list or text that only names it."""
-        cfg = self.fusion
         if cfg.row_weight <= 0 or not scores or wanted_family(query) != "spec":
             return  # a drawing or a curve is asked for, not a table value
-        q_known = {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
+        q_known = self.known_terms(query)
         ids = self.table.chunk_ids
         lead = sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))[: cfg.row_depth]
         vote = cfg.row_weight / (self.settings.search.rrf_k + 1)
@@ -462,12 +473,12 @@ class HybridIndex:
             chunk = self.chunks[i]
             if not chunk.rows:
                 continue
-            known = q_known - self._card_terms(chunk.doc_id)  # its own names say nothing about the row
-            total = self._idf_mass(known)
+            known = q_known - self.card_terms(chunk.doc_id)  # its own names say nothing about the row
+            total = self.idf_mass(known)
             if total > 0:
-                scores[i] += vote * max(self._row_scores(chunk, known), default=0.0) / total
+                scores[i] += vote * max(self.row_scores(i, known), default=0.0) / total
 
-    def _card_terms(self, doc_id: str) -> set[str]:
+    def card_terms(self, doc_id: str) -> set[str]:
         """The tokens of a document's card (title, vendor, series, part numbers, product type):
         fixed for the index's life, so tokenized once per document, not once per query."""
         key = (id(self.tokenizer), doc_id)  # a shallow copy with another tokenizer shares this memo
@@ -476,33 +487,35 @@ class HybridIndex:
             terms = self._card_tokens[key] = set(self.tokenizer.tokenize(card_text(self.cards.get(doc_id))))
         return terms
 
-    def _add_type_prior(self, query: str, scores: dict[int, float], weight: float | None = None) -> None:
-        weight = self.fusion.type_prior if weight is None else weight
+    def section_terms(self, i: int) -> set[str]:
+        """The tokens of chunk i's section title and toc path (memoized)."""
+        terms = self._section_tokens.get(i)
+        if terms is None:
+            c = self.chunks[i]
+            terms = self._section_tokens[i] = set(self.tokenizer.tokenize(f"{c.section_title}\n{c.toc_path}"))
+        return terms
+
+    def _add_type_prior(self, query: str, scores: dict[int, float], weight: float) -> None:
         if weight <= 0 or not scores:
             return
         want = wanted_family(query)
         vote = weight / (self.settings.search.rrf_k + 1)
         codes = self.table.block_codes
         for i in scores:
-            if self._family[codes[i]] == want:
+            if self.family[codes[i]] == want:
                 scores[i] += vote
 
-    def _matched_row(self, chunk: Chunk, q_tokens: set[str] | None) -> int | None:
-        """The table row sharing the most informative query tokens (idf-weighted), if any; the
-        first such row on a tie."""
-        row_scores = self._row_scores(chunk, q_tokens) if q_tokens else []
-        best = max(row_scores, default=0.0)
-        return row_scores.index(best) if best > 0 else None
+    def row_scores(self, i: int, tokens: set[str]) -> list[float]:
+        """Per row of table chunk i: the idf mass of `tokens` the row holds (header rows 0)."""
+        rows = self._row_tokens.get(i)
+        if rows is None:
+            rows = self._row_tokens[i] = [
+                set() if row.is_header else set(self.tokenizer.tokenize(row.text or " ".join(row.cells)))
+                for row in self.chunks[i].rows
+            ]
+        return [self.idf_mass(held & tokens) for held in rows]
 
-    def _row_scores(self, chunk: Chunk, tokens: set[str]) -> list[float]:
-        """Per row of a table chunk: the idf mass of `tokens` the row holds (header rows 0)."""
-        out = []
-        for row in chunk.rows:
-            held = set() if row.is_header else set(self.tokenizer.tokenize(row.text or " ".join(row.cells)))
-            out.append(self._idf_mass(held & tokens))
-        return out
-
-    def _idf_mass(self, terms: Iterable[str]) -> float:
+    def idf_mass(self, terms: Iterable[str]) -> float:
         """The summed idf of `terms`, added in sorted order: a set's iteration order changes with
         the process's string hashing, and float sums in another order can break a tie between two
         rows (the matched row) differently from one run to the next."""

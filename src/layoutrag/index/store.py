@@ -289,7 +289,7 @@ def build_index(
             tok = get_tokenizer("part_aware")
             counts = count_terms(tok.tokenize(bm25_text(c, cards.get(c.doc_id))) for c in chunks)
             cache = EmbeddingCache(data.cache, emb.model_id)
-            texts = [embed_text(c, s.index.embed_max_chars) for c in chunks]
+            texts = [embed_text(c, s.index.embed_max_chars, cards.get(c.doc_id)) for c in chunks]
             vectors, n_embedded = embed_with_cache(emb, texts, cache, progress=progress)
             dense = (
                 DenseIndex.build(vectors) if len(chunks) else DenseIndex(np.zeros((0, emb.dim), np.float32))

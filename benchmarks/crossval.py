@@ -1,0 +1,187 @@
+"""Cross-validated region retrieval (issue #12): systems × {hit@1, hit@5, page@5, median leakage} ×
+both scorings, pooled over held-out folds, per fold, per kind, per language, per corpus.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/crossval.py \\
+        --dev-data /work/evaldata/pymupdf --shared /work/shared \\
+        --gen-data /work/evaldata/generated-rank --gen-queries /work/evaldata/gen-pdfs-rank/queries.jsonl \\
+        [--json OUT.json] [--systems learned,weighted,...]
+
+Folds: `eval/datasheets/folds.tsv` for the shared datasheets, sha256(file name) mod 5 for the
+generated ones (layoutrag.evaluation.crossval). The learned ranker of fold k is fit on the other
+folds' queries (both corpora) with scikit-learn (the `learn` extra); nothing else is fitted here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from layoutrag.config import load_settings
+from layoutrag.evaluation.crossval import (
+    N_FOLDS,
+    SCORINGS,
+    CVResult,
+    crossvalidate,
+    fit_ranker,
+    index_searcher,
+    learned_searcher,
+    load_folds,
+    open_corpus,
+    training_rows,
+    unit_searcher,
+)
+from layoutrag.index.options import SearchOptions
+from layoutrag.index.ranker import FEATURES
+
+WEIGHTED_CONSTANTS = 29  # issue #12's count: FusionSettings' 17 + hit and query-weighting constants
+
+
+def say(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def fmt(v: object) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def table(results: list[CVResult]) -> str:
+    cols = [("hit@1", "hit@1"), ("hit@5", "hit@5"), ("page_hit@5", "page@5"), ("leakage_median", "leak p50")]
+    scorings = list(SCORINGS)
+    head = "| system | params | " + " | ".join(f"{lab} ({s})" for s in scorings for _, lab in cols) + " |"
+    out = [head, "|---" * (2 + len(cols) * len(scorings)) + "|"]
+    by = {(r.system, r.scoring): r for r in results}
+    for name in dict.fromkeys(r.system for r in results):
+        cells = []
+        for s in scorings:
+            m = by[(name, s)].metrics
+            cells += [fmt(m.get(key)) for key, _ in cols]
+        out.append(f"| {name} | {by[(name, scorings[0])].n_params} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def breakdown(results: list[CVResult], attr: str, scoring: str, metric: str = "hit@5") -> str:
+    rows = [r for r in results if r.scoring == scoring]
+    if not rows:
+        return ""
+    if attr == "fold":
+        groups = {str(k): {"n": rows[0].per_fold[k].get("n", 0)} for k in range(N_FOLDS)}
+    elif attr in ("corpus", "set"):
+        groups = rows[0].metrics[f"by_{attr}"]
+    else:
+        groups = rows[0].metrics[f"by_{attr}"]
+    keys = list(groups)
+    out = [
+        f"| {metric} by {attr} ({scoring}) | "
+        + " | ".join(f"{g} (n={groups[g].get('n', 0)})" for g in keys)
+        + " |",
+        "|---" * (len(keys) + 1) + "|",
+    ]
+    for r in rows:
+        if attr == "fold":
+            src = {str(k): r.per_fold[k] for k in range(N_FOLDS)}
+        elif attr in ("corpus", "set"):
+            src = r.metrics[f"by_{attr}"]
+        else:
+            src = r.metrics[f"by_{attr}"]
+        out.append(f"| {r.system} | " + " | ".join(fmt(src.get(g, {}).get(metric)) for g in keys) + " |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=Path("/work/shared"))
+    ap.add_argument("--dev-data", type=Path, default=None, help="ingested data dir of the shared datasheets")
+    ap.add_argument("--gen-data", type=Path, default=None, help="ingested data dir of a generated set")
+    ap.add_argument("--gen-queries", type=Path, default=None, help="its queries.jsonl")
+    ap.add_argument("--systems", default="learned,weighted,bm25,dense,rrf,pages,windows")
+    ap.add_argument("--json", type=Path, default=None, help="write every number here")
+    args = ap.parse_args()
+    s = load_settings()
+    corpora = []
+    if args.dev_data:
+        ev = args.shared / "eval/datasheets"
+        folds = load_folds(ev / "folds.tsv")
+        corpora.append(
+            open_corpus(
+                "dev",
+                args.dev_data,
+                [ev / "dev-queries.jsonl", ev / "dev-queries-2.jsonl"],
+                folds=folds,
+                settings=s,
+            )
+        )
+    if args.gen_data and args.gen_queries:
+        corpora.append(open_corpus("generated", args.gen_data, [args.gen_queries], settings=s))
+    if not corpora:
+        ap.error("give --dev-data and/or --gen-data with --gen-queries")
+    for c in corpora:
+        say(f"{c.name}: {len(c.queries)} queries, {len(c.unresolved)} on documents not indexed")
+    wanted = args.systems.split(",")
+    systems: dict = {}
+    rankers = {}
+    if "learned" in wanted:
+        rows = training_rows(corpora, progress=say)
+        say(f"{len(rows.y)} candidate rows, {int(rows.y.sum())} positive")
+        for c in corpora:  # the ceiling of any ranking of these candidates
+            mine = np.array([q.startswith(c.name + "/") for q in rows.qid])
+            covered = len(set(rows.qid[mine & (rows.y == 1)].tolist()))
+            print(f"candidate ceiling, {c.name}: {covered}/{len(c.queries)} queries have a covering candidate")
+        rankers = {k: fit_ranker(rows, exclude_fold=k) for k in range(N_FOLDS)}
+        systems["layoutrag learned (CV)"] = (learned_searcher(rankers), len(FEATURES) + 1)
+    if "pointwise" in wanted:
+        if not rankers:
+            rows = training_rows(corpora, progress=say)
+        pointwise = {k: fit_ranker(rows, exclude_fold=k, pairwise=False) for k in range(N_FOLDS)}
+        systems["layoutrag learned, pointwise (CV)"] = (learned_searcher(pointwise), len(FEATURES) + 1)
+    named = {
+        "weighted": (
+            "layoutrag weighted (old default)",
+            index_searcher(SearchOptions.for_fusion("weighted", s)),
+            WEIGHTED_CONSTANTS,
+        ),
+        "bm25": ("layoutrag BM25-only", index_searcher(SearchOptions(mode="bm25")), 0),
+        "dense": ("layoutrag dense-only", index_searcher(SearchOptions(mode="dense")), 0),
+        "rrf": ("layoutrag plain RRF", index_searcher(SearchOptions.for_fusion("rrf", s)), 0),
+        "pages": ("whole page (BM25)", unit_searcher("pages", s), 0),
+        "windows": ("512-token windows (BM25)", unit_searcher("windows", s), 0),
+    }
+    for key in wanted:
+        if key in named:
+            label, factory, n = named[key]
+            systems[label] = (factory, n)
+    results = crossvalidate(corpora, systems, settings=s, progress=say)
+    n_q = sum(len(c.queries) for c in corpora)
+    print(
+        f"\n## Cross-validated ({N_FOLDS} folds by document), {n_q} held-out queries: "
+        + ", ".join(f"{c.name} {len(c.queries)}" for c in corpora)
+    )
+    print()
+    print(table(results))
+    for scoring in SCORINGS:
+        for attr in ("lang", "kind", "set", "fold"):
+            print()
+            print(breakdown(results, attr, scoring))
+    if rankers:
+        print(
+            "\nper-fold ranker training: "
+            + "; ".join(f"fold {k}: {dict(r.meta)}" for k, r in rankers.items())
+        )
+    if args.json:
+        payload = {
+            r.system + " | " + r.scoring: {"metrics": r.metrics, "per_fold": r.per_fold, "params": r.n_params}
+            for r in results
+        }
+        args.json.write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

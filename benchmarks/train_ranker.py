@@ -1,0 +1,62 @@
+"""Fit the shipped ranker weights (`src/layoutrag/data/ranker.json`) on every fold of every corpus.
+
+    /work/main/.venv/bin/pip install -e '.[learn]'     # scikit-learn: training only, search needs numpy
+    PYTHONPATH=src .venv/bin/python benchmarks/train_ranker.py \\
+        --dev-data /work/evaldata/pymupdf --shared /work/shared \\
+        --gen-data /work/evaldata/generated-rank --gen-queries /work/evaldata/gen-pdfs-rank/queries.jsonl \\
+        [--out src/layoutrag/data/ranker.json]
+
+The same candidates, features and labels as `benchmarks/crossval.py` (layoutrag.evaluation.crossval),
+with no fold left out: the cross-validated numbers are those of this procedure; the shipped
+weights are one more fit of it on all queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from layoutrag.config import load_settings
+from layoutrag.evaluation.crossval import fit_ranker, load_folds, open_corpus, training_rows
+
+OUT = Path(__file__).resolve().parents[1] / "src/layoutrag/data/ranker.json"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", type=Path, default=Path("/work/shared"))
+    ap.add_argument("--dev-data", type=Path, default=None)
+    ap.add_argument("--gen-data", type=Path, default=None)
+    ap.add_argument("--gen-queries", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    s = load_settings()
+    corpora = []
+    if args.dev_data:
+        ev = args.shared / "eval/datasheets"
+        corpora.append(
+            open_corpus(
+                "dev",
+                args.dev_data,
+                [ev / "dev-queries.jsonl", ev / "dev-queries-2.jsonl"],
+                folds=load_folds(ev / "folds.tsv"),
+                settings=s,
+            )
+        )
+    if args.gen_data and args.gen_queries:
+        corpora.append(open_corpus("generated", args.gen_data, [args.gen_queries], settings=s))
+    if not corpora:
+        ap.error("give --dev-data and/or --gen-data with --gen-queries")
+    rows = training_rows(corpora, progress=lambda m: print(m, file=sys.stderr))
+    meta = {"corpora": ", ".join(f"{c.name} ({len(c.queries)} queries)" for c in corpora)}
+    ranker = fit_ranker(rows, meta=meta)
+    args.out.write_text(json.dumps(ranker.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}: {ranker.n_parameters} parameters, {dict(ranker.meta)}")
+    for name, c in sorted(zip(ranker.features, ranker.coef, strict=True), key=lambda t: -abs(t[1])):
+        print(f"  {name:16s} {c:+.3f}")
+
+
+if __name__ == "__main__":
+    main()

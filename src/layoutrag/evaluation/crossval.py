@@ -1,0 +1,308 @@
+"""Cross-validation by document: every fitted choice is made on folds it is not reported on.
+
+    corpora = [open_corpus("dev", DATA, [QUERIES...], folds=load_folds(FOLDS_TSV)), ...]
+    report = crossvalidate(corpora, systems=SYSTEMS, scorings=SCORINGS)
+
+- Folds: a datasheet's fold comes from `folds.tsv` (column `fold` per file name, 5 folds); a document
+  it does not list (the generated sets) gets `sha256(file name) mod 5` — deterministic, by document.
+- The learned ranker of fold k is fit on the candidates of the queries of every other fold (all
+  corpora pooled) and scored on fold k; the other systems fit nothing here (`weighted` keeps its
+  hand-set constants, which were set on `dev-queries.jsonl`: its numbers on those queries are not
+  held-out numbers).
+- Labels: a candidate chunk is positive when its member boxes on the gold page cover >= 95 % of the
+  gold region (`metrics.covers`), i.e. when it alone would be a hit.
+- Scorings: "companions counted" (`hit_page_members` 3: a hit shows up to three chunks of one page,
+  and its leakage counts them) and "one chunk a hit" (`hit_page_members` 1).
+- Numbers are pooled over all held-out queries (each query scored once, by the model that did not
+  see its document), with the per-fold numbers beside them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from layoutrag.config import HitSettings, Settings, load_settings
+from layoutrag.evaluation.harness import RegionQuery, evaluate, load_queries, to_hit
+from layoutrag.evaluation.metrics import RegionQueryResult, covers, region_metrics
+from layoutrag.index.options import SearchOptions
+from layoutrag.index.ranker import FEATURES, LinearRanker
+from layoutrag.records import Chunk
+from layoutrag.storage import DataDir
+
+__all__ = [
+    "N_FOLDS",
+    "SCORINGS",
+    "Corpus",
+    "CVResult",
+    "crossvalidate",
+    "doc_fold",
+    "fit_ranker",
+    "label_candidates",
+    "load_folds",
+    "open_corpus",
+    "training_rows",
+]
+
+N_FOLDS = 5
+SCORINGS = {"companions counted": 3, "one chunk a hit": 1}  # name -> hit_page_members
+RANKER_C = 1.0  # LogisticRegression's regularisation: sklearn's default, not tuned
+
+
+def load_folds(path: Path) -> dict[str, int]:
+    """File name -> fold, from a TSV with columns `name` and `fold`."""
+    with open(path, encoding="utf-8", newline="") as f:
+        return {row["name"]: int(row["fold"]) for row in csv.DictReader(f, delimiter="\t")}
+
+
+def doc_fold(name: str, folds: dict[str, int] | None = None, n: int = N_FOLDS) -> int:
+    """A document's fold: from `folds` when listed, else sha256(file name) mod n."""
+    if folds and name in folds:
+        return folds[name]
+    return int(hashlib.sha256(name.encode("utf-8")).hexdigest(), 16) % n
+
+
+@dataclass
+class Corpus:
+    """One data dir (its own index) and the region queries over its documents."""
+
+    name: str
+    data: DataDir
+    index: Any  # layoutrag.index.hybrid.HybridIndex
+    queries: list[RegionQuery]
+    folds: dict[str, int]  # query id -> fold
+    doc_ids: dict[str, str]  # gold doc (file name) -> doc id
+    unresolved: list[str] = field(default_factory=list)  # query ids whose document is not indexed
+    sets: dict[str, str] = field(default_factory=dict)  # query id -> the query file it came from
+    _units: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def fold_queries(self, k: int | None = None, *, exclude: int | None = None) -> list[RegionQuery]:
+        return [
+            q
+            for q in self.queries
+            if (k is None or self.folds[q.id] == k) and (exclude is None or self.folds[q.id] != exclude)
+        ]
+
+    def unit_index(self, kind: str, settings: Settings) -> Any:
+        """Whole pages or 512-token windows of the same documents, BM25 only (no fitting)."""
+        if kind not in self._units:
+            from layoutrag.evaluation.baselines import (
+                build_unit_index,
+                iter_documents,
+                page_chunks,
+                window_chunks,
+            )
+
+            chunks: list[Chunk] = []
+            for doc in iter_documents(self.data):
+                chunks += window_chunks(doc) if kind == "windows" else page_chunks(doc)
+            self._units[kind] = build_unit_index(
+                chunks, self.index.cards, data=self.data, settings=settings, dense=False
+            )
+        return self._units[kind]
+
+
+def open_corpus(
+    name: str,
+    data: Path,
+    query_files: Sequence[Path],
+    *,
+    folds: dict[str, int] | None = None,
+    settings: Settings | None = None,
+) -> Corpus:
+    from layoutrag.index.store import load_index
+
+    s = settings or load_settings()
+    dd = DataDir(data)
+    index = load_index(dd, settings=s)
+    doc_ids = {c.file_name: d for d, c in index.cards.items() if c.file_name}
+    queries: list[RegionQuery] = []
+    unresolved: list[str] = []
+    seen: set[str] = set()
+    sets: dict[str, str] = {}
+    for qf in query_files:
+        for q in load_queries(Path(qf)):
+            if not isinstance(q, RegionQuery):
+                continue
+            if q.id in seen:  # ids must be unique within a corpus: prefix by the file's stem
+                q = replace(q, id=f"{Path(qf).stem}:{q.id}")
+            seen.add(q.id)
+            sets[q.id] = Path(qf).stem
+            if q.doc in doc_ids or q.doc in index.cards:
+                queries.append(q)
+            else:
+                unresolved.append(q.id)
+    return Corpus(
+        name=name,
+        data=dd,
+        index=index,
+        queries=queries,
+        folds={q.id: doc_fold(q.doc, folds) for q in queries},
+        doc_ids=doc_ids,
+        unresolved=unresolved,
+        sets=sets,
+    )
+
+
+# --------------------------------------------------------------------------- training
+def label_candidates(index: Any, cands: np.ndarray, q: RegionQuery, doc_id: str) -> np.ndarray:
+    """1 for a candidate whose boxes on the gold page cover >= 95 % of the gold region."""
+    return np.array(
+        [covers(to_hit(index.chunks[int(i)]), doc_id, q.page, q.regions) for i in cands.tolist()],
+        dtype=np.int8,
+    )
+
+
+@dataclass
+class Rows:
+    X: np.ndarray
+    y: np.ndarray
+    qid: np.ndarray  # "corpus/query id" per row
+    fold: np.ndarray
+
+
+def training_rows(corpora: Sequence[Corpus], *, progress: Callable[[str], None] | None = None) -> Rows:
+    """Every query's candidates, features and labels (computed once; folds select from them)."""
+    from layoutrag.index.query import normalize_query
+
+    Xs, ys, qids, folds = [], [], [], []
+    for corpus in corpora:
+        ix = corpus.index
+        for n, q in enumerate(corpus.queries):
+            text = normalize_query(q.query, max_chars=ix.settings.search.max_query_chars)
+            cands, X = ix.features(text)
+            y = label_candidates(ix, cands, q, corpus.doc_ids.get(q.doc, q.doc))
+            Xs.append(X)
+            ys.append(y)
+            qids += [f"{corpus.name}/{q.id}"] * len(y)
+            folds += [corpus.folds[q.id]] * len(y)
+            if progress and n % 50 == 0:
+                progress(f"{corpus.name}: features for {n}/{len(corpus.queries)} queries")
+    return Rows(
+        X=np.vstack(Xs) if Xs else np.zeros((0, len(FEATURES))),
+        y=np.concatenate(ys) if ys else np.zeros(0, dtype=np.int8),
+        qid=np.array(qids, dtype=object),
+        fold=np.array(folds, dtype=np.int64),
+    )
+
+
+def fit_ranker(
+    rows: Rows, *, exclude_fold: int | None = None, meta: dict | None = None, pairwise: bool = True
+) -> LinearRanker:
+    """Fit on every row not in `exclude_fold`, leaving out queries without any positive candidate
+    (they say nothing about which candidate is better)."""
+    keep = rows.fold != exclude_fold if exclude_fold is not None else np.ones(len(rows.y), dtype=bool)
+    positive_q = set(rows.qid[(rows.y == 1) & keep].tolist())
+    keep &= np.fromiter((q in positive_q for q in rows.qid), dtype=bool, count=len(rows.qid))
+    info = {
+        "rows": int(keep.sum()),
+        "positives": int(rows.y[keep].sum()),
+        "queries": len(positive_q),
+        "C": RANKER_C,
+        **(meta or {}),
+    }
+    return LinearRanker.fit(
+        rows.X[keep], rows.y[keep], rows.qid[keep], C=RANKER_C, pairwise=pairwise, meta=info
+    )
+
+
+# --------------------------------------------------------------------------- evaluation
+@dataclass
+class CVResult:
+    system: str
+    scoring: str
+    results: list[RegionQueryResult]  # every held-out query once, pooled over folds
+    per_fold: dict[int, dict]
+    n_params: int | str
+    metrics: dict = field(default_factory=dict)
+
+
+SystemFactory = Callable[[Corpus, int, HitSettings], Callable[[str, int], Sequence[Chunk]]]
+
+
+def crossvalidate(
+    corpora: Sequence[Corpus],
+    systems: dict[str, tuple[SystemFactory, int | str]],
+    *,
+    settings: Settings | None = None,
+    scorings: dict[str, int] = SCORINGS,
+    progress: Callable[[str], None] | None = None,
+) -> list[CVResult]:
+    """Score each system on each fold's queries with the search function its factory makes for
+    (corpus, fold, hit settings); pool the per-query results over folds and corpora."""
+    s = settings or load_settings()
+    out: list[CVResult] = []
+    for name, (factory, n_params) in systems.items():
+        for scoring, members in scorings.items():
+            hits = s.hits.model_copy(update={"page_members": members})
+            pooled: list[RegionQueryResult] = []
+            per_fold: dict[int, dict] = {}
+            set_of: dict[int, str] = {}
+            for k in range(N_FOLDS):
+                fold_results: list[RegionQueryResult] = []
+                for corpus in corpora:
+                    qs = corpus.fold_queries(k)
+                    if not qs:
+                        continue
+                    search = factory(corpus, k, hits)
+                    r = evaluate(qs, search, doc_ids=corpus.doc_ids, name=name)
+                    for rr in r.region:
+                        rr.top = []
+                        rr.doc = f"{corpus.name}:{rr.doc}"
+                        set_of[id(rr)] = f"{corpus.name}/{corpus.sets.get(rr.id, '')}"
+                    fold_results += r.region
+                per_fold[k] = region_metrics(fold_results) if fold_results else {"n": 0}
+                pooled += fold_results
+            if progress:
+                progress(f"{name} / {scoring}: {len(pooled)} queries")
+            res = CVResult(name, scoring, pooled, per_fold, n_params)
+            res.metrics = region_metrics(pooled)
+            res.metrics["by_corpus"] = {
+                c.name: region_metrics([r for r in pooled if r.doc.startswith(c.name + ":")]) for c in corpora
+            }
+            res.metrics["by_set"] = {
+                name: region_metrics([r for r in pooled if set_of[id(r)] == name])
+                for name in sorted(set(set_of.values()))
+            }
+            out.append(res)
+    return out
+
+
+def index_searcher(options: SearchOptions) -> SystemFactory:
+    """A system that searches each corpus's own index with fixed options (nothing fitted)."""
+
+    def factory(corpus: Corpus, fold: int, hits: HitSettings) -> Callable[[str, int], Sequence[Chunk]]:
+        opts = replace(options, hits=hits)
+        return lambda q, k: corpus.index.search(q, top_k=k, options=opts)
+
+    return factory
+
+
+def learned_searcher(rankers: dict[int, LinearRanker]) -> SystemFactory:
+    """The learned ranker of each fold (fit without that fold's documents)."""
+    from layoutrag.config import FusionSettings, FusionStrategy
+
+    fusion = FusionSettings(strategy=FusionStrategy.learned)
+
+    def factory(corpus: Corpus, fold: int, hits: HitSettings) -> Callable[[str, int], Sequence[Chunk]]:
+        opts = SearchOptions(fusion=fusion, hits=hits, ranker=rankers[fold])
+        return lambda q, k: corpus.index.search(q, top_k=k, options=opts)
+
+    return factory
+
+
+def unit_searcher(kind: str, settings: Settings) -> SystemFactory:
+    """Whole pages or 512-token windows, BM25 (one unit a hit: units never merge)."""
+
+    def factory(corpus: Corpus, fold: int, hits: HitSettings) -> Callable[[str, int], Sequence[Chunk]]:
+        idx = corpus.unit_index(kind, settings)
+        opts = SearchOptions(mode="bm25", hits=hits)
+        return lambda q, k: idx.search(q, top_k=k, options=opts)
+
+    return factory

@@ -1,0 +1,45 @@
+"""The texts each search path sees of a chunk: the lexical bag (BM25), the passage the embedder
+reads, and the words of the chunk's document card. Built once at index time; the query side is in
+`index/query.py`, the ranking in `index/ranker.py` and `index/fusion.py`."""
+
+from __future__ import annotations
+
+from layoutrag.records import Chunk, DocumentCard
+
+__all__ = ["bm25_text", "card_text", "embed_text"]
+
+
+def card_text(card: DocumentCard | None) -> str:
+    if card is None:
+        return ""
+    return " ".join([card.title, card.vendor, *card.series, *card.part_numbers, card.product_type])
+
+
+def bm25_text(chunk: Chunk, card: DocumentCard | None) -> str:
+    """The lexical bag: where the chunk sits, what it says, and the words of its document's card
+    (so `<part number> <parameter>` finds the parameter's chunk in that part's datasheet)."""
+    parts = [
+        chunk.section_title,
+        chunk.toc_path,
+        chunk.native_text,
+        chunk.description,
+        " ".join(chunk.keywords),
+    ]
+    if not chunk.native_text and chunk.rows:
+        parts.append(" ".join(r.text or " ".join(r.cells) for r in chunk.rows))
+    parts.append(card_text(card))
+    return "\n".join(p for p in parts if p)
+
+
+def embed_text(chunk: Chunk, max_chars: int = 1500, card: DocumentCard | None = None) -> str:
+    """card line -> toc path -> section -> description -> text, truncated (the passage the dense
+    path sees). The card line (title, vendor, product type, first series) says which part the
+    passage belongs to: queries name the part ("8Q drive level"), and without it a passage of one
+    datasheet reads like the same section of every other one (issue #12: dense-only region hit@5
+    on the generated set 0.442 -> 0.495, page-hit@5 0.702 -> 0.774, docs/EVALUATION.md)."""
+    head = ""
+    if card is not None:
+        head = " ".join(p for p in (card.title, card.vendor, card.product_type, *card.series[:1]) if p)
+    parts = [head, chunk.toc_path, chunk.section_title, chunk.description, chunk.native_text]
+    text = "\n".join(p for p in parts if p)
+    return (text or chunk.chunk_id)[:max_chars]

@@ -1,0 +1,373 @@
+"""The learned ranker (`fusion = learned`): candidate chunks from every run, a feature vector per
+candidate, a linear model fit offline (scikit-learn's LogisticRegression, `benchmarks/train_ranker.py`)
+and shipped as `data/ranker.json`; scoring is numpy only.
+
+    candidates  BM25 top `BM25_DEPTH` ∪ dense top `DENSE_DEPTH` ∪ chunks of the page run's top
+                `PAGE_DEPTH` pages ∪ the residual run's top `RESIDUAL_DEPTH` (filters respected)
+    features    `FEATURES` below: each run's rank and score, the document and page runs, part-number
+                match, how much of the query the chunk / its section / its best table row holds,
+                block family against the family asked for, position and size on the page
+    score       sigmoid(standardized features . coef + intercept): the model's probability that
+                the chunk covers the evidence region (training label: its member boxes on the gold
+                page cover >= 95 % of the gold region)
+
+The model is the only fitted part: no per-feature weight is set by hand. What a feature *is* is
+fixed in code (and listed in the weights file, which must match it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from layoutrag.errors import InputError
+from layoutrag.index.bm25 import top_k
+from layoutrag.index.query import wanted_family
+
+__all__ = [
+    "FEATURES",
+    "LinearRanker",
+    "RankingIndex",
+    "candidate_features",
+    "default_ranker",
+]
+
+BM25_DEPTH = 100
+DENSE_DEPTH = 50
+PAGE_DEPTH = 5
+RESIDUAL_DEPTH = 30
+GROUP_DEPTH = 50  # document/page ranks beyond this count as absent
+
+FEATURES: tuple[str, ...] = (
+    "bm25_rr",  # 1 / rank in the BM25 run (0: not in the run)
+    "bm25_rel",  # BM25 score / the run's top score
+    "dense_rr",  # 1 / rank in the dense run
+    "dense_gap",  # the dense run's top score minus this chunk's (absent: the run's last minus 0.05)
+    "dense_score",  # cosine with the query (absent: the run's last score)
+    "doc_rr",  # 1 / rank of the chunk's document by BM25 over the whole document
+    "doc_rel",  # that document's score / the top document's
+    "page_rr",  # 1 / rank of the chunk's page by BM25 over the whole page
+    "page_rel",
+    "resid_rr",  # 1 / rank in the residual run (query minus the top document's card words)
+    "named",  # the chunk's document is named by a part number / series in the query (1, 0.8, 0)
+    "other_named",  # the query names some document, not this chunk's
+    "rare_code",  # the query carries a rare part-like code and the chunk's document holds it
+    "held",  # idf share of the query's known terms the chunk holds
+    "held_own",  # the same, the document's own card words left out
+    "held_gap",  # the best candidate's `held` minus this one's (features relative to the query's field)
+    "held_own_gap",
+    "section",  # idf share of the query's known terms in the chunk's section title / toc path
+    "row",  # best table row's idf share (card words left out); 0 for other chunks
+    "family_fit",  # the chunk's block family is the one the query asks for (figure / spec)
+    "want_figure",  # the query asks for a drawing or a curve
+    "is_table",
+    "is_figure",
+    "is_text",
+    "y_top",  # top of the chunk's first box / page height
+    "area",  # chunk box area / page area
+    "log_len",  # log(1 + the chunk's BM25 bag length)
+    "lexconf",  # idf share of the query BM25's top chunk holds (query-level)
+    "lexconf_x_bm25",
+    "lexconf_x_dense",
+    "zh_x_dense",  # the query has CJK: the dense run's reciprocal rank
+)
+
+
+class RankingIndex(Protocol):
+    """What the ranker reads of a `HybridIndex` (index/hybrid.py)."""
+
+    table: Any
+    chunks: Any
+    bm25: Any
+    doc_bm25: Any
+    page_bm25: Any
+    page_of: np.ndarray
+    page_chunks: list[np.ndarray]
+    family: np.ndarray
+    matcher: Any
+    doc_len: np.ndarray
+
+    def card_terms(self, doc_id: str) -> set[str]: ...
+    def section_terms(self, i: int) -> set[str]: ...
+    def row_scores(self, i: int, tokens: set[str]) -> list[float]: ...
+    def known_terms(self, query: str) -> set[str]: ...
+    def idf_mass(self, terms: Iterable[str]) -> float: ...
+    def names_rare_code(self, query: str) -> set[str]: ...
+    def residual_run(
+        self, lex: dict[str, float], b_idx: np.ndarray, mask: np.ndarray | None, depth: int, docs: int
+    ) -> np.ndarray: ...
+
+
+def _rr(rank: dict[int, int], i: int) -> float:
+    r = rank.get(i)
+    return 1.0 / r if r else 0.0
+
+
+def _group_ranks(index: Any, lex: dict[str, float], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per group (document or page): 1/rank within the top GROUP_DEPTH (else 0) and score/top."""
+    rr = np.zeros(n, dtype=np.float64)
+    rel = np.zeros(n, dtype=np.float64)
+    g_idx, g_score = index.scores(lex)
+    if len(g_idx):
+        top = float(g_score.max()) or 1.0
+        rel[g_idx] = g_score / top
+        for rank, j in enumerate(top_k(g_score, GROUP_DEPTH), start=1):
+            rr[int(g_idx[j])] = 1.0 / rank
+    return rr, rel
+
+
+def _held_share(ix: RankingIndex, cands: np.ndarray, terms: set[str], total: float) -> np.ndarray:
+    """Per candidate: the idf mass of `terms` it holds / `total` (postings read once per term)."""
+    out = np.zeros(len(cands), dtype=np.float64)
+    if total <= 0:
+        return out
+    w = ix.bm25.weights
+    for t in sorted(terms):
+        j = ix.bm25.vocab.get(t)
+        if j is None:
+            continue
+        post = w.indices[w.indptr[j] : w.indptr[j + 1]]
+        out += np.isin(cands, post) * ix.bm25.idf(t)
+    return out / total
+
+
+def candidate_features(
+    ix: RankingIndex,
+    query: str,
+    lex: dict[str, float],
+    runs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    mask: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(candidate chunk indices, feature matrix len(candidates) x len(FEATURES)) for a query.
+    `runs`: the BM25 run (indices, scores) and the dense run (indices, scores), best first."""
+    b_idx, b_score, d_idx, d_score = runs
+    b_idx, b_score = b_idx[:BM25_DEPTH], b_score[:BM25_DEPTH]
+    d_idx, d_score = d_idx[:DENSE_DEPTH], d_score[:DENSE_DEPTH]
+    table = ix.table
+    n_docs, n_pages = len(table.doc_ids), len(ix.page_chunks)
+    doc_rr, doc_rel = _group_ranks(ix.doc_bm25, lex, n_docs)
+    page_rr, page_rel = _group_ranks(ix.page_bm25, lex, n_pages)
+    resid = ix.residual_run(lex, b_idx, mask, RESIDUAL_DEPTH, 1) if len(b_idx) else np.zeros(0, np.int64)
+    parts = [b_idx, d_idx, resid]
+    for p in np.flatnonzero(page_rr >= 1.0 / PAGE_DEPTH):
+        chunks = ix.page_chunks[int(p)]
+        parts.append(chunks[mask[chunks]] if mask is not None else chunks)
+    cands = np.unique(np.concatenate([np.asarray(p, dtype=np.int64) for p in parts]))
+    if not len(cands):
+        return cands, np.zeros((0, len(FEATURES)))
+
+    b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
+    d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
+    r_rank = {int(i): r for r, i in enumerate(resid, start=1)}
+    b_val = dict(zip(b_idx.tolist(), b_score.tolist(), strict=True))
+    d_val = dict(zip(d_idx.tolist(), d_score.tolist(), strict=True))
+    b_top = float(b_score[0]) if len(b_score) else 1.0
+    d_top = float(d_score[0]) if len(d_score) else 0.0
+    d_last = float(d_score[-1]) if len(d_score) else 0.0
+
+    named = ix.matcher.match(query)
+    rare = ix.names_rare_code(query)
+    rare_docs: set[int] = set()
+    for code in rare:
+        j = ix.doc_bm25.vocab.get(code)
+        if j is not None:
+            w = ix.doc_bm25.weights
+            rare_docs.update(w.indices[w.indptr[j] : w.indptr[j + 1]].tolist())
+    known = ix.known_terms(query)
+    total = ix.idf_mass(known)
+    held = _held_share(ix, cands, known, total)
+    lexconf = float(held[np.searchsorted(cands, b_idx[0])]) if len(b_idx) else 0.0
+    want = wanted_family(query)
+    zh = any("\u3400" <= ch <= "\u9fff" for ch in query)
+
+    X = np.zeros((len(cands), len(FEATURES)), dtype=np.float64)
+    col = {f: k for k, f in enumerate(FEATURES)}
+    for row, i in enumerate(cands.tolist()):
+        chunk = ix.chunks[i]
+        d = int(table.doc_index[i])
+        doc_id = table.doc_ids[d]
+        page = int(ix.page_of[i])
+        family = ix.family[table.block_codes[i]]
+        own = ix.card_terms(doc_id)
+        own_known = known - own
+        own_total = ix.idf_mass(own_known)
+        f = X[row]
+        f[col["bm25_rr"]] = _rr(b_rank, i)
+        f[col["bm25_rel"]] = b_val.get(i, 0.0) / b_top if b_top else 0.0
+        f[col["dense_rr"]] = _rr(d_rank, i)
+        ds = d_val.get(i)
+        f[col["dense_gap"]] = d_top - ds if ds is not None else d_top - d_last + 0.05
+        f[col["dense_score"]] = ds if ds is not None else d_last
+        f[col["doc_rr"]] = doc_rr[d]
+        f[col["doc_rel"]] = doc_rel[d]
+        f[col["page_rr"]] = page_rr[page]
+        f[col["page_rel"]] = page_rel[page]
+        f[col["resid_rr"]] = _rr(r_rank, i)
+        f[col["named"]] = named.get(doc_id, 0.0)
+        f[col["other_named"]] = 1.0 if named and doc_id not in named else 0.0
+        f[col["rare_code"]] = 1.0 if d in rare_docs else 0.0
+        f[col["held"]] = held[row]
+        if own_total > 0:
+            f[col["held_own"]] = ix.idf_mass(own_known & _bag_terms(ix, i, own_known)) / own_total
+            f[col["section"]] = ix.idf_mass(own_known & ix.section_terms(i)) / own_total
+            if chunk.rows and want == "spec":
+                f[col["row"]] = max(ix.row_scores(i, own_known), default=0.0) / own_total
+        f[col["family_fit"]] = 1.0 if family == want else 0.0
+        f[col["want_figure"]] = 1.0 if want == "figure" else 0.0
+        bt = chunk.block_type.lower()
+        f[col["is_table"]] = 1.0 if "table" in bt else 0.0
+        f[col["is_figure"]] = 1.0 if family == "figure" else 0.0
+        f[col["is_text"]] = 1.0 if bt in ("text", "list", "paragraph") else 0.0
+        f[col["y_top"]], f[col["area"]] = _position(chunk)
+        f[col["log_len"]] = math.log1p(float(ix.doc_len[i]))
+        f[col["lexconf"]] = lexconf
+        f[col["lexconf_x_bm25"]] = lexconf * f[col["bm25_rr"]]
+        f[col["lexconf_x_dense"]] = lexconf * f[col["dense_rr"]]
+        f[col["zh_x_dense"]] = f[col["dense_rr"]] if zh else 0.0
+    for name in ("held", "held_own"):
+        X[:, col[name + "_gap"]] = X[:, col[name]].max() - X[:, col[name]]
+    return cands, X
+
+
+def _bag_terms(ix: RankingIndex, i: int, terms: set[str]) -> set[str]:
+    """Which of `terms` chunk i's BM25 bag holds."""
+    return {t for t in terms if ix.bm25.holds(i, t)}
+
+
+def _position(chunk: Any) -> tuple[float, float]:
+    w, h = chunk.page_size_pt if chunk.page_size_pt else (0.0, 0.0)
+    boxes = [r.bbox_pdf for r in chunk.all_regions() if r.page == chunk.page] or list(chunk.bboxes_pdf)
+    if not boxes or w <= 0 or h <= 0:
+        return 0.5, 0.0
+    top = min(y0 for _, y0, _, _ in boxes) / h
+    area = sum(max(0.0, x1 - x0) * max(0.0, y1 - y0) for x0, y0, x1, y1 in boxes) / (w * h)
+    return float(top), float(min(area, 1.0))
+
+
+@dataclass(frozen=True, eq=False)
+class LinearRanker:
+    """A linear model over standardized features: p = sigmoid(((x - mean) / scale) . coef + b)."""
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    meta: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if tuple(self.features) != FEATURES:
+            missing = sorted(set(FEATURES) ^ set(self.features))
+            raise InputError(f"ranker weights do not match the features in code (differ: {missing[:5]})")
+
+    @property
+    def n_parameters(self) -> int:
+        """Fitted numbers: one coefficient a feature and the intercept (mean/scale are the
+        standardization, fit on the same training rows, counted apart in `n_standardization`)."""
+        return len(self.coef) + 1
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        """What candidates are ordered by (a probability saturates; its logit does not)."""
+        return np.asarray(((X - self.mean) / self.scale) @ self.coef + self.intercept, dtype=np.float64)
+
+    def score(self, X: np.ndarray) -> np.ndarray:
+        """The probability that a candidate covers the evidence (the hit's `score`)."""
+        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+    def to_json(self) -> dict:
+        return {
+            "model": "linear model over standardized features: logistic regression (scikit-learn), see meta.objective",
+            "features": list(self.features),
+            "mean": [round(float(x), 8) for x in self.mean],
+            "scale": [round(float(x), 8) for x in self.scale],
+            "coef": [round(float(x), 8) for x in self.coef],
+            "intercept": round(float(self.intercept), 8),
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict) -> LinearRanker:
+        try:
+            return cls(
+                features=tuple(obj["features"]),
+                mean=np.asarray(obj["mean"], dtype=np.float64),
+                scale=np.asarray(obj["scale"], dtype=np.float64),
+                coef=np.asarray(obj["coef"], dtype=np.float64),
+                intercept=float(obj["intercept"]),
+                meta=tuple((str(k), str(v)) for k, v in (obj.get("meta") or {}).items()),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise InputError(f"bad ranker weights: {e}") from None
+
+    @classmethod
+    def load(cls, path: Path) -> LinearRanker:
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    @classmethod
+    def fit(
+        cls,
+        X: np.ndarray,
+        y: np.ndarray,
+        groups: np.ndarray,
+        *,
+        C: float = 1.0,
+        pairwise: bool = True,
+        meta: dict | None = None,
+    ) -> LinearRanker:
+        """Fit on candidate rows grouped by query (needs scikit-learn: the `learn` extra; search
+        does not). `pairwise` (the default): logistic regression on the differences between each
+        positive candidate and every negative one of the same query (a linear RankNet/RankSVM), so
+        the weights order candidates within a query; then a 1-D logistic fit of the labels on that
+        order (Platt scaling) gives the score a probability's scale (the companion rule compares
+        scores). Otherwise: plain logistic regression on the rows."""
+        from sklearn.linear_model import LogisticRegression
+
+        mean = X.mean(axis=0)
+        scale = X.std(axis=0)
+        scale[scale == 0] = 1.0
+        Z = (X - mean) / scale
+        if not pairwise:
+            model = LogisticRegression(C=C, max_iter=2000, class_weight="balanced")
+            model.fit(Z, y)
+            coef, intercept = model.coef_[0].astype(np.float64), float(model.intercept_[0])
+        else:
+            diffs = []
+            for g in np.unique(groups):
+                rows = np.flatnonzero(groups == g)
+                pos, neg = rows[y[rows] == 1], rows[y[rows] == 0]
+                if len(pos) and len(neg):
+                    diffs.append((Z[pos][:, None, :] - Z[neg][None, :, :]).reshape(-1, Z.shape[1]))
+            D = np.vstack(diffs)
+            pairs = LogisticRegression(C=C, max_iter=2000, fit_intercept=False)
+            pairs.fit(np.vstack([D, -D]), np.r_[np.ones(len(D)), np.zeros(len(D))])
+            w = pairs.coef_[0].astype(np.float64)
+            platt = LogisticRegression(C=C, max_iter=2000)
+            platt.fit((Z @ w)[:, None], y)
+            a, intercept = float(platt.coef_[0][0]), float(platt.intercept_[0])
+            coef = w * a
+        return cls(
+            features=FEATURES,
+            mean=mean,
+            scale=scale,
+            coef=coef,
+            intercept=intercept,
+            meta=tuple(
+                (str(k), str(v))
+                for k, v in {"objective": "pairwise" if pairwise else "pointwise", **(meta or {})}.items()
+            ),
+        )
+
+
+@cache
+def default_ranker() -> LinearRanker:
+    """The shipped weights (`layoutrag/data/ranker.json`, trained on every dev fold)."""
+    text = resources.files("layoutrag").joinpath("data/ranker.json").read_text(encoding="utf-8")
+    return LinearRanker.from_json(json.loads(text))

@@ -1,0 +1,148 @@
+"""The learned ranker: candidate features, the weights file, learned search, immutable search
+options, hit assembly, and the cross-validation protocol's pieces (folds, labels, fitting)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from layoutrag.config import FusionSettings, FusionStrategy, HitSettings, load_settings
+from layoutrag.errors import InputError
+from layoutrag.evaluation.crossval import Rows, doc_fold, fit_ranker, label_candidates
+from layoutrag.evaluation.harness import RegionQuery
+from layoutrag.index.hits import best_row, page_hits
+from layoutrag.index.hybrid import HybridIndex
+from layoutrag.index.options import SearchOptions
+from layoutrag.index.ranker import FEATURES, LinearRanker, default_ranker
+from layoutrag.records import Region
+from test_index import corpus
+
+
+@pytest.fixture(scope="module")
+def lexical() -> HybridIndex:
+    chunks, cards = corpus()
+    for c in chunks:  # boxes, so labels and position features have something to read
+        y = 100.0 if c.block_type == "table" else 400.0
+        c.regions = [Region(page=c.page, bbox_pdf=(50.0, y, 500.0, y + 100.0), label=c.block_type)]
+        c.bboxes_pdf = [(50.0, y, 500.0, y + 100.0)]
+        c.page_size_pt = (600.0, 800.0)
+    return HybridIndex.build(chunks, cards, dense=False)
+
+
+def test_the_shipped_weights_match_the_features() -> None:
+    r = default_ranker()
+    assert r.features == FEATURES
+    assert len(r.coef) == len(FEATURES) and r.n_parameters == len(FEATURES) + 1
+
+
+def test_weights_round_trip_and_refuse_other_features() -> None:
+    n = len(FEATURES)
+    r = LinearRanker(FEATURES, np.zeros(n), np.ones(n), np.linspace(-0.1, 0.1, n), 0.5)
+    again = LinearRanker.from_json(json.loads(json.dumps(r.to_json())))
+    X = np.random.default_rng(0).normal(size=(4, n))
+    assert np.allclose(r.score(X), again.score(X))
+    assert ((r.score(X) > 0) & (r.score(X) < 1)).all()
+    bad = r.to_json() | {"features": [*FEATURES[:-1], "something_else"]}
+    with pytest.raises(InputError, match="do not match"):
+        LinearRanker.from_json(bad)
+
+
+def test_candidate_features(lexical: HybridIndex) -> None:
+    cands, X = lexical.features("RV-3032-C7 equivalent series resistance ESR")
+    assert X.shape == (len(cands), len(FEATURES)) and np.isfinite(X).all()
+    col = {f: i for i, f in enumerate(FEATURES)}
+    table = lexical.table.chunk_ids.index("drv_p1_b01")
+    row = X[list(cands).index(table)]
+    assert row[col["named"]] == 1.0 and row[col["is_table"]] == 1.0
+    assert row[col["row"]] > 0  # its ESR row holds the asked terms
+    other = X[list(cands).index(lexical.table.chunk_ids.index("dfa_p1_b01"))]
+    assert other[col["named"]] == 0.0 and other[col["other_named"]] == 1.0
+
+
+def test_learned_search_and_filters(lexical: HybridIndex) -> None:
+    opts = SearchOptions(fusion=FusionSettings(strategy=FusionStrategy.learned))
+    hits = lexical.search("RV-3032-C7 ESR", top_k=3, options=opts)
+    assert hits and all(0 < h.score < 1 for h in hits)
+    assert hits[0].doc_id == "drv"
+    only = lexical.search("ESR", top_k=5, options=opts, filters=None)
+    assert only
+    from layoutrag.records import SearchFilters
+
+    f = SearchFilters(doc_id="dfa")
+    assert {h.doc_id for h in lexical.search("ESR load capacitance", top_k=5, options=opts, filters=f)} == {
+        "dfa"
+    }
+
+
+def test_options_are_immutable_and_leave_the_index_alone(lexical: HybridIndex) -> None:
+    opts = SearchOptions.for_fusion("rrf", load_settings())
+    with pytest.raises(AttributeError):
+        opts.mode = "bm25"  # type: ignore[misc]
+    before = [h.chunk_id for h in lexical.search("FA-128 load capacitance", top_k=3)]
+    lexical.search("FA-128 load capacitance", top_k=3, options=opts)
+    assert [h.chunk_id for h in lexical.search("FA-128 load capacitance", top_k=3)] == before
+    assert SearchOptions.for_fusion("bm25", load_settings()).mode == "bm25"
+    with pytest.raises(InputError, match="unknown fusion"):
+        SearchOptions.for_fusion("borda", load_settings())
+
+
+def test_page_hits_companions_and_one_chunk_a_hit() -> None:
+    doc_index = np.array([0, 0, 0, 1])
+    pages = np.array([1, 1, 2, 1])
+    ranked = [(0, 1.0), (1, 0.95), (2, 0.9), (3, 0.5)]
+    three = page_hits(ranked, 3, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=3))
+    assert [[i for i, _ in h] for h in three] == [[0, 1], [2], [3]]
+    one = page_hits(ranked, 3, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=1))
+    assert [[i for i, _ in h] for h in one] == [[0], [1], [2]]
+    assert best_row([0.0, 2.0, 2.0]) == 1 and best_row([0.0]) is None
+
+
+def test_folds_are_by_document_and_deterministic() -> None:
+    assert doc_fold("a.pdf", {"a.pdf": 3}) == 3
+    assert doc_fold("x.pdf") == doc_fold("x.pdf") and 0 <= doc_fold("x.pdf") < 5
+
+
+def test_labels_need_95_percent_cover(lexical: HybridIndex) -> None:
+    cands = np.array([lexical.table.chunk_ids.index(c) for c in ("drv_p1_b01", "drv_p1_b00", "dfa_p1_b01")])
+    q = RegionQuery("q", "ESR", "en", "drv", 1, ((60.0, 110.0, 400.0, 190.0),))
+    assert label_candidates(lexical, cands, q, "drv").tolist() == [1, 0, 0]
+
+
+def test_fit_leaves_the_fold_out() -> None:
+    pytest.importorskip("sklearn")
+    rng = np.random.default_rng(0)
+    n = len(FEATURES)
+    X = rng.normal(size=(200, n))
+    y = (X[:, 0] > 0.5).astype(np.int8)
+    fold = np.repeat(np.arange(5), 40)
+    qid = np.array([f"q{i // 10}" for i in range(200)], dtype=object)
+    rows = Rows(X=X, y=y, qid=qid, fold=fold)
+    r = fit_ranker(rows, exclude_fold=2)
+    assert int(dict(r.meta)["rows"]) <= 160
+    assert r.coef[0] == max(r.coef)  # the informative feature carries the weight
+
+
+def test_fusion_choice_in_the_service_and_the_cli(served_data) -> None:  # noqa: ANN001
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+    from layoutrag.service import LayoutRAG
+
+    svc = LayoutRAG(served_data)
+    for fusion in ("learned", "weighted", "rrf", "bm25", "dense"):
+        assert svc.search("load capacitance", top_k=3, fusion=fusion), fusion
+    with pytest.raises(InputError, match="unknown fusion"):
+        svc.search("load capacitance", fusion="borda")
+    r = CliRunner().invoke(
+        app, ["search", "load capacitance", "--data", str(served_data), "--fusion", "learned", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    assert 0 < json.loads(r.output)[0]["score"] < 1
+    samples = served_data / "samples" / "queries.jsonl"
+    r = CliRunner().invoke(
+        app, ["eval", str(samples), "--data", str(served_data), "--fusion", "bm25", "--json"]
+    )
+    assert r.exit_code == 0, r.output
+    assert "layoutrag (bm25)" in json.loads(r.output)["systems"]
