@@ -31,7 +31,7 @@ from layoutrag.geometry import area, covered_area, union_box
 from layoutrag.records import Chunk, DocChunks, Element, EvidencePackage
 from layoutrag.storage import DataDir
 
-S = Settings()
+S = Settings().updated(chunk_margin_pt=0)  # exact slot boxes; the margin: test_chunking_sizes.py
 
 
 def _chunks(doc, tmp_path) -> DocChunks:

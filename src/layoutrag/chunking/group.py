@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from scipy.cluster.hierarchy import DisjointSet
 
 from layoutrag.chunking.figures import is_sub_picture
+from layoutrag.chunking.rules import enabled
 from layoutrag.config import Settings
 from layoutrag.geometry import area, contains_frac, intersection
 from layoutrag.records import Element, Page, TableRow
@@ -194,7 +195,7 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     # callouts and detector fragments lying inside an anchor belong to it (a paragraph the
     # detector's picture box only clips is not a callout)
     for e in els:
-        if e.element_id in taken or e.label in BAND_LABELS:
+        if e.element_id in taken or e.label in BAND_LABELS or not enabled("callouts_inside"):
             continue
         inside = [
             a
@@ -209,9 +210,12 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     # captions, then notes under tables / figures, then captions again: a caption under a table's
     # footnote, or over a sub-caption, is reached once the element between them has joined
     _attach_captions(els, anchors, anchor_groups, taken, h)
-    _attach_notes(els, anchors, anchor_groups, taken, h)
-    _attach_captions(els, anchors, anchor_groups, taken, h)
-    _attach_title_lines(els, anchors, anchor_groups, taken, h)
+    if enabled("notes_under_anchor"):
+        _attach_notes(els, anchors, anchor_groups, taken, h)
+    if enabled("second_caption_pass"):
+        _attach_captions(els, anchors, anchor_groups, taken, h)
+    if enabled("title_lines"):
+        _attach_title_lines(els, anchors, anchor_groups, taken, h)
 
     # header / footer bands
     for label in BAND_LABELS:
@@ -227,7 +231,9 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     runs = _text_runs(els, taken, h, settings)
     for run in sorted(runs, key=lambda r: -max(m.bbox_pdf[3] for m in r.members)):
         host = (
-            _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
+            _titled_anchor(run, anchor_groups, els, h)
+            if enabled("titled_anchor") and all(_is_heading(m) for m in run.members)
+            else None
         )
         if host is not None:
             host.members.extend(run.members)
@@ -259,7 +265,7 @@ def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) 
     for i in range(n):
         for j in range(i + 1, n):
             ai, aj = anchors[i], anchors[j]
-            if ai.label != "picture" or aj.label != "picture":
+            if ai.label != "picture" or aj.label != "picture" or not enabled("picture_fragments"):
                 continue
             if is_sub_picture(ai.element_id) or is_sub_picture(aj.element_id):
                 continue  # cut apart on purpose, one per figure caption
@@ -295,7 +301,8 @@ def _clipped_paragraph(e: Element, anchor: Element) -> bool:
     """A long paragraph that a picture box covers only in part: the detector's box overlaps body
     text, the paragraph is not a callout of the drawing."""
     return (
-        anchor.label == "picture"
+        enabled("clipped_paragraph")
+        and anchor.label == "picture"
         and e.label in ("text", "list_item")
         and len(e.text or "") > _PARAGRAPH_CHARS
         and contains_frac(e.bbox_pdf, anchor.bbox_pdf) < 0.9
@@ -334,7 +341,7 @@ def _attach_notes(
                 continue
             if e.bbox_pdf[1] < a.bbox_pdf[3] - 2:
                 continue
-            continues = any(_continues_label(e, b) for b in block)
+            continues = enabled("notes_label_block") and any(_continues_label(e, b) for b in block)
             if e.label != "footnote" and not is_note_text(e.text) and not continues:
                 continue
             if x_overlap_frac(e.bbox_pdf, a.bbox_pdf) < 0.5:
@@ -479,7 +486,9 @@ def _caption_host(
             blockers = _blockers(cap.bbox_pdf, between, els, cap, exclude=own)
             if blockers:
                 above_table = a.label == "table" and cy <= ab[1] and kind_match
-                bridge = _bridge(cap, a, blockers, taken, page_h) if above_table else []
+                bridge = (
+                    _bridge(cap, a, blockers, taken, page_h) if above_table and enabled("caption_bridge") else []
+                )
                 if not bridge:
                     continue
         score = gap + penalty - (20.0 if kind_match else 0.0) + (40.0 if kind_clash else 0.0)
@@ -564,7 +573,8 @@ def _text_runs(els: list[Element], taken: set[str], page_h: float, settings: Set
         else:
             best[1].append(e)
         taken.add(e.element_id)
-    _join_column_wraps(runs, els, settings.chunking.chunk_max_chars)
+    if enabled("column_wrap"):
+        _join_column_wraps(runs, els, settings.chunking.chunk_max_chars)
     return [Group(members=r, block_type="text") for r in runs if r]
 
 
@@ -645,17 +655,22 @@ def _join_distance(
     only_headings = all(_is_heading(m) for m in run)
     if _is_heading(e) and not (only_headings and e.label == last.label) and not _sub_heading(run, e, els):
         return None  # a heading opens a section
-    if _is_heading(e) and _is_heading(last) and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf):
+    if (
+        enabled("wide_title_split")
+        and _is_heading(e)
+        and _is_heading(last)
+        and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf)
+    ):
         return None  # a page-wide title over a column heading: not one heading block
     lb, eb = last.bbox_pdf, e.bbox_pdf
     short = max(lb[3] - lb[1], eb[3] - eb[1]) <= _SHORT_PT
-    if short and _same_line(lb, eb) and not _is_heading(e) and not _is_heading(last):
+    if short and enabled("grid_row") and _same_line(lb, eb) and not _is_heading(e) and not _is_heading(last):
         hgap = max(0.0, max(lb[0], eb[0]) - min(lb[2], eb[2]))
         if hgap > 0.25 * split_gap * 4:  # far apart on one line: two columns, not one grid row
             return None
         dist = hgap / 4
     else:
-        if e.label == "list_item" and _is_list_run(run):
+        if e.label == "list_item" and enabled("list_subcolumns") and _is_list_run(run):
             # a list laid out in sub-columns (items side by side under a wide item) goes on below
             # the run's lowest item in e's own column, not only below the item visited last
             col = [m for m in run if x_overlap_frac(m.bbox_pdf, eb) >= 0.2 and m.bbox_pdf[1] < eb[1] - 2]
@@ -673,9 +688,10 @@ def _join_distance(
             return None
     if not only_headings and not _is_heading(e):
         content = [m for m in run if not _is_heading(m)]
-        if (e.label == "list_item") != (content[-1].label == "list_item") and "formula" not in (
-            e.label,
-            content[-1].label,
+        if (
+            enabled("list_text_split")
+            and (e.label == "list_item") != (content[-1].label == "list_item")
+            and "formula" not in (e.label, content[-1].label)
         ):
             return None  # a paragraph turning into a list (or back) is a new unit
         if sum(len(m.text) for m in run) + len(e.text) > max_chars:
@@ -693,6 +709,8 @@ def _sub_heading(run: list[Element], e: Element, els: list[Element]) -> bool:
     ("Features" > "Analog Inputs" > items): a sub-heading inside the list, not a new section."""
     head = run[0]
     text = (e.text or "").strip()
+    if not enabled("list_subheading"):
+        return False
     if not (
         _is_heading(head)
         and _is_list_run(run)

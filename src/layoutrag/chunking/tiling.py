@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from layoutrag.geometry import area, contains_frac, union_box
 from layoutrag.records import BBox, Word
 
-__all__ = ["fit_to_words", "tile_boxes"]
+__all__ = ["fit_to_words", "grow_into_margin", "tile_boxes"]
 
 _INSIDE = 0.6
 _FIT_PT = 4.0  # a member box grows at most this much per side to hold its own words
@@ -43,9 +43,12 @@ def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
     return bands
 
 
-def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
-    """The slot of each box (same order) in the rectangle around all of them."""
+def tile_boxes(boxes: Sequence[BBox], outer: BBox | None = None) -> list[BBox]:
+    """The slot of each box (same order) in the rectangle around all of them, or in `outer` (a
+    rectangle holding them: the slots on its edges reach out to it)."""
     n = len(boxes)
+    if n == 1 and outer is not None:
+        return [_hull(boxes[0], outer)]
     if n <= 1:
         return [tuple(b) for b in boxes]  # type: ignore[misc]
     inner = {
@@ -57,7 +60,7 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
         )
     }
     top = [i for i in range(n) if i not in inner]
-    X0, Y0, X1, Y1 = union_box(boxes[i] for i in top)
+    X0, Y0, X1, Y1 = union_box(boxes[i] for i in top) if outer is None else _hull(union_box(boxes), outer)
     out: list[BBox] = [tuple(b) for b in boxes]  # type: ignore[misc]
     bands = _bands(top, boxes)
     extents = [(min(boxes[i][1] for i in band), max(boxes[i][3] for i in band)) for band in bands]
@@ -91,3 +94,54 @@ def fit_to_words(box: BBox, words: Sequence[Word]) -> BBox:
         x0, y0 = min(x0, max(wb[0], box[0] - _FIT_PT)), min(y0, max(wb[1], box[1] - _FIT_PT))
         x1, y1 = max(x1, min(wb[2], box[2] + _FIT_PT)), max(y1, min(wb[3], box[3] + _FIT_PT))
     return (x0, y0, x1, y1)
+
+
+def _hull(a: Sequence[float], b: Sequence[float]) -> BBox:
+    return (
+        round(min(a[0], b[0]), 2),
+        round(min(a[1], b[1]), 2),
+        round(max(a[2], b[2]), 2),
+        round(max(a[3], b[3]), 2),
+    )
+
+
+def grow_into_margin(
+    rect: BBox,
+    others: Sequence[BBox],
+    margin: float,
+    page_w: float,
+    page_h: float,
+    *,
+    halfway: bool = False,
+    relative: float | None = None,
+) -> BBox:
+    """`rect` grown on each side into the blank space around it: up to the nearest other content
+    box facing that side (`halfway`: half the way to it, the white space shared with that
+    neighbour), by at most `margin` points, never off the page. Readers draw a unit's box with some
+    white space around it. `relative`: at most that share of the rect's own height (top, bottom)
+    or width (sides) either, so a small unit gains little."""
+    if margin <= 0:
+        return tuple(rect)  # type: ignore[return-value]
+    x0, y0, x1, y1 = rect
+    my = mx = margin
+    if relative is not None:
+        my, mx = min(margin, relative * (y1 - y0)), min(margin, relative * (x1 - x0))
+    up, down, left, right = y0 - my, y1 + my, x0 - mx, x1 + mx
+    share = 0.5 if halfway else 1.0
+    for o in others:
+        if o[0] < x1 and o[2] > x0:  # facing the top or bottom side
+            if o[3] <= y0:
+                up = max(up, y0 - share * (y0 - o[3]))
+            elif o[1] >= y1:
+                down = min(down, y1 + share * (o[1] - y1))
+        if o[1] < y1 and o[3] > y0:  # facing the left or right side
+            if o[2] <= x0:
+                left = max(left, x0 - share * (x0 - o[2]))
+            elif o[0] >= x1:
+                right = min(right, x1 + share * (o[0] - x1))
+    return (
+        round(max(0.0, min(x0, left)), 2),
+        round(max(0.0, min(y0, up)), 2),
+        round(min(page_w, max(x1, right)), 2),
+        round(min(page_h, max(y1, down)), 2),
+    )
