@@ -104,8 +104,8 @@ def test_page_units_in_memory_match_the_chunk_stage(tmp_path):
 
 def test_rules_switch_off_inside_a_block_only():
     assert all(enabled(r) for r in RULES)
-    with disabled("margin", "column_wrap"):
-        assert not enabled("margin") and not enabled("column_wrap") and enabled("grid_row")
+    with disabled("margin", "titled_anchor"):
+        assert not enabled("margin") and not enabled("titled_anchor") and enabled("grid_row")
     assert enabled("margin")
     with pytest.raises(KeyError):
         enabled("no_such_rule")

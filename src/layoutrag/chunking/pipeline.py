@@ -25,7 +25,7 @@ from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_p
 from layoutrag.chunking.rules import enabled
 from layoutrag.chunking.sizes import larger_units
 from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_rows
-from layoutrag.chunking.tiling import fit_to_words, grow_into_margin, tile_boxes
+from layoutrag.chunking.tiling import grow_into_margin, tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
@@ -43,8 +43,7 @@ __all__ = [
     "page_units_in_memory",
 ]
 
-CHUNK_STAGE_VERSION = "chunk-10"
-MARGIN_RELATIVE = 0.1  # a unit's margin is at most this share of its own height / width
+CHUNK_STAGE_VERSION = "chunk-11"
 
 log = logging.getLogger(__name__)
 
@@ -202,13 +201,11 @@ def _to_chunks(
 
 
 def fitted_boxes(page: Page, pdf_page: PdfPage | None) -> dict[str, BBox]:
-    """Each element's box grown to its own words (tiling.fit_to_words) and, for tables and
-    pictures, to the ruling lines drawn across its edge (tables.ruled_boxes): the extent a reader
-    sees. Grouping uses the detector's boxes; the stored slot boxes start from these."""
-    out: dict[str, BBox] = {}
-    for e in page.elements:
-        fit = e.label not in ANCHOR_LABELS and enabled("fit_words")
-        out[e.element_id] = fit_to_words(e.bbox_pdf, page.words) if fit else e.bbox_pdf
+    """Each element's box, for tables and pictures grown to the ruling lines drawn across its edge
+    (tables.ruled_boxes): the extent a reader sees. Grouping uses the detector's boxes; the stored
+    slot boxes start from these. (Text boxes were once grown to their own words, a rule for one
+    dev document; with the blank-space margin it covered nothing more and only loosened units.)"""
+    out: dict[str, BBox] = {e.element_id: e.bbox_pdf for e in page.elements}
     anchors = {e.element_id: e.bbox_pdf for e in page.elements if e.label in ANCHOR_LABELS}
     if pdf_page is not None and anchors and enabled("ruled_extent"):
         tables = {e.element_id for e in page.elements if e.label == "table"}
@@ -250,7 +247,6 @@ def _member_boxes(
                 w,
                 h,
                 halfway=enabled("margin_halfway"),
-                relative=MARGIN_RELATIVE if enabled("margin_relative") else None,
             )
         for i, b in zip(idx, tile_boxes([own[i] for i in idx], outer), strict=True):
             out[i] = b
@@ -294,7 +290,7 @@ def page_units_in_memory(
     page = split_multi_figure_pictures(detected)
     groups = group_page(page, settings)
     groups, _ = apply_guards(groups, sorted(page.elements, key=lambda e: e.order))
-    key = (doc.doc_id, page_no, enabled("fit_words"), enabled("ruled_extent"), enabled("ruled_rows"))
+    key = (doc.doc_id, page_no, enabled("ruled_extent"), enabled("ruled_rows"))
     fitted = (fitted_cache or {}).get(key)
     if fitted is None:
         path = source_pdf_path(doc, data)

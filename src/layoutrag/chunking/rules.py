@@ -24,17 +24,12 @@ RULES: dict[str, str] = {
     "title_lines": "a caption-less figure takes the short title line above it (group._attach_title_lines)",
     "titled_anchor": "a heading-only run right above a table/figure titles it (group._titled_anchor)",
     "grid_row": "short elements side by side on one line are one grid row (group._join_distance)",
-    "list_subcolumns": "a list laid out in sub-columns stays one list (group._join_distance)",
-    "list_subheading": "an indented one-line heading inside a list is a sub-heading (group._sub_heading)",
-    "column_wrap": "a paragraph wrapping into the next column stays one paragraph (group._join_column_wraps)",
     "wide_title_split": "a page-wide title over a column heading is not one heading block",
     "list_text_split": "a paragraph turning into a list (or back) starts a new unit",
     "multi_figure_split": "a picture holding several captioned figures is cut per caption (figures.py)",
-    "fit_words": "stored member boxes grow to their own words (tiling.fit_to_words)",
     "ruled_rows": "a table is as wide as the row rules drawn through it (tables._row_rules_extent)",
     "margin": "a unit's boxes reach into the blank space around it (tiling.grow_into_margin)",
     "margin_halfway": "the margin stops halfway to the neighbouring content, not at it",
-    "margin_relative": "the margin is at most a tenth of the unit's own height / width",
     "ruled_extent": "table/picture boxes grow to the rulings drawn across their edge (tables.ruled_boxes)",
 }
 

@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from layoutrag.geometry import area, contains_frac, union_box
-from layoutrag.records import BBox, Word
+from layoutrag.records import BBox
 
-__all__ = ["fit_to_words", "grow_into_margin", "tile_boxes"]
+__all__ = ["grow_into_margin", "tile_boxes"]
 
 _INSIDE = 0.6
-_FIT_PT = 4.0  # a member box grows at most this much per side to hold its own words
 
 
 def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
@@ -82,20 +81,6 @@ def tile_boxes(boxes: Sequence[BBox], outer: BBox | None = None) -> list[BBox]:
     return out
 
 
-def fit_to_words(box: BBox, words: Sequence[Word]) -> BBox:
-    """`box` grown to hold the words whose centre lies inside it (detectors box text a little
-    tighter than its glyphs), by at most ``_FIT_PT`` per side."""
-    x0, y0, x1, y1 = box
-    for w in words:
-        wb = w.bbox_pdf
-        cx, cy = (wb[0] + wb[2]) / 2, (wb[1] + wb[3]) / 2
-        if not (box[0] <= cx <= box[2] and box[1] <= cy <= box[3]):
-            continue
-        x0, y0 = min(x0, max(wb[0], box[0] - _FIT_PT)), min(y0, max(wb[1], box[1] - _FIT_PT))
-        x1, y1 = max(x1, min(wb[2], box[2] + _FIT_PT)), max(y1, min(wb[3], box[3] + _FIT_PT))
-    return (x0, y0, x1, y1)
-
-
 def _hull(a: Sequence[float], b: Sequence[float]) -> BBox:
     return (
         round(min(a[0], b[0]), 2),
@@ -113,20 +98,15 @@ def grow_into_margin(
     page_h: float,
     *,
     halfway: bool = False,
-    relative: float | None = None,
 ) -> BBox:
     """`rect` grown on each side into the blank space around it: up to the nearest other content
     box facing that side (`halfway`: half the way to it, the white space shared with that
     neighbour), by at most `margin` points, never off the page. Readers draw a unit's box with some
-    white space around it. `relative`: at most that share of the rect's own height (top, bottom)
-    or width (sides) either, so a small unit gains little."""
+    white space around it."""
     if margin <= 0:
         return tuple(rect)  # type: ignore[return-value]
     x0, y0, x1, y1 = rect
-    my = mx = margin
-    if relative is not None:
-        my, mx = min(margin, relative * (y1 - y0)), min(margin, relative * (x1 - x0))
-    up, down, left, right = y0 - my, y1 + my, x0 - mx, x1 + mx
+    up, down, left, right = y0 - margin, y1 + margin, x0 - margin, x1 + margin
     share = 0.5 if halfway else 1.0
     for o in others:
         if o[0] < x1 and o[2] > x0:  # facing the top or bottom side
