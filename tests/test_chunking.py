@@ -31,7 +31,7 @@ from layoutrag.geometry import area, covered_area, union_box
 from layoutrag.records import Box, Chunk, DocChunks, Element, EvidencePackage
 from layoutrag.storage import DataDir
 
-S = Settings()
+S = Settings().updated(chunk_margin_pt=0)  # exact slot boxes; the margin: test_chunking_sizes.py
 
 
 def _chunks(doc, tmp_path) -> DocChunks:
@@ -60,10 +60,8 @@ def test_table_caption_footnote_exact_grouping(tmp_path):
     table = dc.chunks[2]
     assert table.block_type == "table"
     assert [r.label for r in table.regions] == ["caption", "table", "footnote"]
-    # each member's slot in the block: bands meet halfway, the caption spans the block's width;
-    # the block starts at the caption's glyph tops (139.37), a little above its detected box
-    # and the footnote's (7 pt) glyph tops reach 2.3 pt above its box: the bands meet at 257.74
-    assert table.bboxes_pdf == [(40, 139.37, 550, 154), (40, 154, 550, 257.74), (40, 257.74, 550, 270)]
+    # each member's slot in the block: bands meet halfway, the caption spans the block's width
+    assert table.bboxes_pdf == [(40, 140, 550, 154), (40, 154, 550, 258), (40, 258, 550, 270)]
     assert table.native_text.splitlines()[0] == "Table 2. Electrical characteristics"
     assert table.native_text.splitlines()[-1].startswith("Note 1:")
     assert [c.indexed for c in dc.chunks] == [True, True, True, True, False]
@@ -316,75 +314,6 @@ def test_overlapping_pictures_with_different_captions_stay_apart(tmp_path):
     ]
 
 
-def test_sub_headings_and_sub_columns_stay_in_their_list(tmp_path):
-    page = PageSpec(
-        [
-            Spec("section_header", (40, 60, 120, 70), "Features", 9, True),  # 0
-            Spec("section_header", (50, 76, 150, 86), "Analog Inputs", 9, True),  # 1 indented: sub-heading
-            Spec("list_item", (50, 90, 300, 100), "- Stereo line input", 9),  # 2
-            Spec("list_item", (50, 104, 300, 114), "- Programmable MIC gain", 9),  # 3
-            Spec("section_header", (50, 120, 160, 130), "Analog Outputs", 9, True),  # 4 sub-heading
-            Spec("list_item", (50, 134, 300, 144), "- Headphone output 62.5 mW", 9),  # 5
-            Spec("list_item", (50, 148, 300, 158), "- Line output 100 dB SNR", 9),  # 6
-            Spec(
-                "section_header", (40, 176, 140, 186), "Applications", 9, True
-            ),  # 7 not indented: new section
-            Spec("list_item", (40, 190, 300, 200), "- Portable audio", 9),  # 8
-            Spec("section_header", (40, 260, 120, 270), "FEATURES", 9, True),  # 9
-            Spec("list_item", (50, 276, 390, 286), "- Resistor solutions for special requirements:", 9),  # 10
-            Spec("list_item", (66, 292, 200, 302), "- High pulse load", 9),  # 11 ┐ sub-items in two
-            Spec("list_item", (66, 306, 200, 316), "- High voltage", 9),  # 12 │ columns under item 10
-            Spec("list_item", (66, 320, 200, 330), "- High power", 9),  # 13 │
-            Spec("list_item", (340, 292, 450, 302), "- Conductive gluing", 9),  # 14 │
-            Spec("list_item", (340, 306, 450, 316), "- Sulfur-resistant", 9),  # 15 │
-            Spec("list_item", (66, 334, 200, 344), "- Low ohmic", 9),  # 16 ┘ (read last)
-        ]
-    )
-    doc = build_pdf(tmp_path / "t.pdf", [page])
-    assert _groups(doc, tmp_path) == [
-        element_ids(doc, 1, 0, 1, 2, 3, 4, 5, 6),
-        element_ids(doc, 1, 7, 8),
-        element_ids(doc, 1, 9, 10, 11, 12, 13, 14, 15, 16),
-    ]
-
-
-def test_paragraph_wrapping_into_next_column_is_one_chunk(tmp_path):
-    para = "\n".join(
-        [
-            "The LM35 series are precision temperature",
-            "sensors whose output voltage is linearly",
-            "proportional to the Celsius temperature.",
-            "The LM35 does not require any calibration",
-            "to provide typical accuracies of 0.25 C at",
-            "room temperature. The LM35 series is available packaged in",
-        ]
-    )
-    page = PageSpec(
-        [
-            Spec("section_header", (40, 100, 250, 112), "General Description", 11, True),  # 0
-            Spec("text", (40, 116, 290, 190), para, 9),  # 1 ends mid-sentence at the column's foot
-            Spec(
-                "text",
-                (310, 100, 550, 126),
-                "hermetic TO-46 transistor packages,\nwhile the LM35C is plastic.",
-                9,
-            ),
-            Spec("picture", (45, 130, 550, 260), drawing=True),  # 3 a detector box over body text
-            Spec("section_header", (310, 300, 400, 312), "Features", 11, True),  # 4
-            Spec("list_item", (310, 316, 550, 326), "- Calibrated directly in Celsius", 9),  # 5
-        ],
-        order=[2, 0, 1, 3, 4, 5],  # the continuation is read first, as a detector may order it
-    )
-    doc = build_pdf(tmp_path / "t.pdf", [page])
-    assert _groups(doc, tmp_path) == [
-        # the continuation joins its paragraph (not the title above it, nor the picture); members
-        # keep the detector's reading order
-        element_ids(doc, 1, 2, 0, 1),
-        element_ids(doc, 1, 3),
-        element_ids(doc, 1, 4, 5),
-    ]
-
-
 def test_member_slot_reaches_the_ruled_grid_around_a_tight_table_box(tmp_path):
     doc = build_pdf(tmp_path / "t.pdf", [table_caption_footnote_page()])
     table = next(e for e in doc.pages[0].elements if e.label == "table")
@@ -396,24 +325,11 @@ def test_member_slot_reaches_the_ruled_grid_around_a_tight_table_box(tmp_path):
     doc = doc.model_copy(update={"pages": [page]})
     dc = _chunks(doc, tmp_path)
     chunk = next(c for c in dc.chunks if c.block_type == "table")
-    assert chunk.bboxes_pdf[1] == (40, 154, 550, 257.74)  # the grid's edges, not the detector's
+    assert chunk.bboxes_pdf[1] == (40, 154, 550, 258)  # the grid's edges, not the detector's
     dc_el, _ = build_doc_chunks(doc, S.updated(chunk_member_boxes="element"))
     assert next(c for c in dc_el.chunks if c.block_type == "table").bboxes_pdf[1] == (43, 159, 547, 253)
 
 
-def test_fit_to_words_grows_a_box_to_its_own_glyphs_only():
-    from layoutrag.chunking.tiling import fit_to_words
-    from layoutrag.records import Word
-
-    words = [
-        Word(text="inside", bbox_pdf=(98, 99, 130, 111)),  # centre inside, glyphs poke out
-        Word(text="far", bbox_pdf=(100, 104, 300, 110)),  # centre inside, capped at 4 pt
-        Word(text="outside", bbox_pdf=(100, 200, 130, 210)),  # centre outside: ignored
-    ]
-    assert fit_to_words((100, 100, 200, 110), words) == (98, 99, 204, 111)
-
-
-# --------------------------------------------------------------------------- guards
 def _el(i: int, label: str, box, text: str = "x", page: int = 1) -> Element:
     return make_element("d", page, i, label, box, text, confidence=0.9)
 

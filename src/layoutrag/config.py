@@ -101,6 +101,18 @@ class ChunkSettings(_Group):
     chunk_member_boxes: Literal["slot", "element"] = Field(
         "slot", description="Stored member boxes: their slot in the chunk's block, or the detector box."
     )
+    chunk_margin_pt: float = Field(
+        2.0,
+        ge=0,
+        description="A unit's boxes reach into the blank space around it, up to the next content, at most this far.",
+    )
+    chunk_sizes: Literal["unit", "block", "page"] = Field(
+        "unit",
+        description="Largest unit made and indexed: reading units only, also the blocks they sit in, also pages.",
+    )
+    chunk_block_gap_frac: float = Field(
+        0.03, ge=0, description="Units this close (share of page height) in one column or band form a block."
+    )
     crop_padding_px: int = Field(8, ge=0, description="Padding around evidence crops.")
     llm_vision: bool = Field(True, description="The optional LLM pass sends the numbered page image.")
     llm_image_max_side: int = Field(1024, ge=64, description="Long side (px) of the image sent to the VLM.")

@@ -234,6 +234,10 @@ class Chunk(Record):
     evidence_image: str | None = None  # path relative to the data dir
     element_ids: list[str] = Field(default_factory=list)
     indexed: bool = True  # page headers/footers are kept but not indexed
+    # size of the unit (chunking/sizes.py): "unit" a reading unit; "block", "page" the larger units
+    # holding it; `parent` the id of the next larger unit holding this one, when those are made
+    unit: Literal["unit", "block", "page"] = "unit"
+    parent: str | None = None
 
     @field_validator("page")
     @classmethod

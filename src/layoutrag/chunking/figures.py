@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from layoutrag.chunking.rules import enabled
 from layoutrag.geometry import contains_frac
 from layoutrag.records import BBox, Box, Element, Page
 
@@ -67,7 +68,7 @@ def _sub_boxes(pic: BBox, captions: list[Element]) -> list[BBox]:
 def split_multi_figure_pictures(page: Page) -> Page:
     """The page with each multi-figure picture replaced by one sub-picture per figure caption."""
     pictures = [e for e in page.elements if e.label == "picture"]
-    if not pictures:
+    if not pictures or not enabled("multi_figure_split"):
         return page
     replaced: dict[str, list[Element]] = {}
     for pic in pictures:

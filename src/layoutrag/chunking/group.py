@@ -13,9 +13,9 @@ A group is what a person reads as one thing:
 - a **text run**: consecutive text, list items and formulas under one section header, in reading
   order, split at ``Settings.chunk_max_chars`` characters, at a vertical gap larger than
   ``Settings.chunk_split_gap_frac`` of the page height, at a column change, and where a text run
-  turns into a list (or back); an indented one-line heading inside a list that heads more items
-  is a sub-heading of the list, a list laid out in sub-columns stays one list, and a paragraph
-  wrapping into the next column (continued mid-sentence at the column top) stays one paragraph;
+  turns into a list (or back). (List sub-headings, list sub-columns and paragraphs wrapped into
+  the next column were joined by three rules written for one dev document each; measured on held-out
+  document folds they helped no other document and were removed: docs/EVALUATION.md §4.)
 - **page headers / footers**: kept, one group per band, not indexed — except on page 1, where the
   header band is usually the title block (vendor, series, part number) and is indexed.
 
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from scipy.cluster.hierarchy import DisjointSet
 
 from layoutrag.chunking.figures import is_sub_picture
+from layoutrag.chunking.rules import enabled
 from layoutrag.config import Settings
 from layoutrag.geometry import area, contains_frac, intersection
 from layoutrag.records import Element, Page, TableRow
@@ -84,9 +85,7 @@ TITLE_MAX_GAP_FRAC = 0.03  # a title line this close above a caption-less figure
 _FRAGMENT_OVERLAP = 0.1  # pictures overlapping by this share of the smaller one are one drawing
 _PARAGRAPH_CHARS = 150  # longer text is a paragraph, not a callout, unless it lies inside the picture
 _TITLE_LINE_CHARS = 60
-_WRAP_MIN_CHARS = 20  # a column-wrapped paragraph's continuation is at least this long
 _LABEL_GAP_PT = 24.0  # note lines this close beside a bare "NOTES:" label go on from it
-_INDENT_PT = 4.0  # a heading this much right of its section's heading is a sub-heading
 _BRIDGE_CHARS = 300  # a text between a table caption and its table up to this long joins them
 
 
@@ -198,7 +197,7 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     # callouts and detector fragments lying inside an anchor belong to it (a paragraph the
     # detector's picture box only clips is not a callout)
     for e in els:
-        if e.element_id in taken or e.label in BAND_LABELS:
+        if e.element_id in taken or e.label in BAND_LABELS or not enabled("callouts_inside"):
             continue
         inside = [
             a
@@ -213,9 +212,12 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     # captions, then notes under tables / figures, then captions again: a caption under a table's
     # footnote, or over a sub-caption, is reached once the element between them has joined
     _attach_captions(els, anchors, anchor_groups, taken, h)
-    _attach_notes(els, anchors, anchor_groups, taken, h)
-    _attach_captions(els, anchors, anchor_groups, taken, h)
-    _attach_title_lines(els, anchors, anchor_groups, taken, h)
+    if enabled("notes_under_anchor"):
+        _attach_notes(els, anchors, anchor_groups, taken, h)
+    if enabled("second_caption_pass"):
+        _attach_captions(els, anchors, anchor_groups, taken, h)
+    if enabled("title_lines"):
+        _attach_title_lines(els, anchors, anchor_groups, taken, h)
 
     # header / footer bands
     for label in BAND_LABELS:
@@ -231,7 +233,9 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
     runs = _text_runs(els, taken, h, settings)
     for run in sorted(runs, key=lambda r: -max(m.bbox_pdf.y1 for m in r.members)):
         titled = (
-            _titled_anchor(run, anchor_groups, els, h) if all(_is_heading(m) for m in run.members) else None
+            _titled_anchor(run, anchor_groups, els, h)
+            if enabled("titled_anchor") and all(_is_heading(m) for m in run.members)
+            else None
         )
         if titled is not None:
             titled.members.extend(run.members)
@@ -263,7 +267,7 @@ def _anchor_clusters(anchors: list[Element], els: list[Element], page_h: float) 
     for i in range(n):
         for j in range(i + 1, n):
             ai, aj = anchors[i], anchors[j]
-            if ai.label != "picture" or aj.label != "picture":
+            if ai.label != "picture" or aj.label != "picture" or not enabled("picture_fragments"):
                 continue
             if is_sub_picture(ai.element_id) or is_sub_picture(aj.element_id):
                 continue  # cut apart on purpose, one per figure caption
@@ -299,7 +303,8 @@ def _clipped_paragraph(e: Element, anchor: Element) -> bool:
     """A long paragraph that a picture box covers only in part: the detector's box overlaps body
     text, the paragraph is not a callout of the drawing."""
     return (
-        anchor.label == "picture"
+        enabled("clipped_paragraph")
+        and anchor.label == "picture"
         and e.label in ("text", "list_item")
         and len(e.text or "") > _PARAGRAPH_CHARS
         and contains_frac(e.bbox_pdf, anchor.bbox_pdf) < 0.9
@@ -338,7 +343,7 @@ def _attach_notes(
                 continue
             if e.bbox_pdf.y0 < a.bbox_pdf.y1 - 2:
                 continue
-            continues = any(_continues_label(e, b) for b in block)
+            continues = enabled("notes_label_block") and any(_continues_label(e, b) for b in block)
             if e.label != "footnote" and not is_note_text(e.text) and not continues:
                 continue
             if x_overlap_frac(e.bbox_pdf, a.bbox_pdf) < 0.5:
@@ -483,7 +488,9 @@ def _caption_host(
             blockers = _blockers(cap.bbox_pdf, between, els, cap, exclude=own)
             if blockers:
                 above_table = a.label == "table" and cy <= ab[1] and kind_match
-                bridge = _bridge(cap, a, blockers, taken, page_h) if above_table else []
+                bridge = (
+                    _bridge(cap, a, blockers, taken, page_h) if above_table and enabled("caption_bridge") else []
+                )
                 if not bridge:
                     continue
         score = gap + penalty - (20.0 if kind_match else 0.0) + (40.0 if kind_clash else 0.0)
@@ -568,64 +575,7 @@ def _text_runs(els: list[Element], taken: set[str], page_h: float, settings: Set
         else:
             best[1].append(e)
         taken.add(e.element_id)
-    _join_column_wraps(runs, els, settings.chunking.chunk_max_chars)
     return [Group(members=r, block_type="text") for r in runs if r]
-
-
-_SENTENCE_END = (".", "!", "?", ":", ";", "。", "：")
-
-
-def _join_column_wraps(runs: list[list[Element]], els: list[Element], max_chars: int) -> None:
-    """A paragraph that wraps into the next column is one unit: a text starting mid-sentence (lower
-    case) at the top of a column continues the paragraph that ends mid-sentence at the bottom of
-    the column to its left. It moves, with what follows it in its run, to that paragraph's run."""
-    for run in runs:
-        for k, e in enumerate(run):
-            if e.label != "text" or any(not _is_heading(m) for m in run[:k]):
-                continue
-            text = (e.text or "").lstrip()
-            if len(text) < _WRAP_MIN_CHARS or not text[0].islower():
-                continue
-            eb = e.bbox_pdf
-            above = [
-                o
-                for o in els
-                if o is not e
-                and o.label in ("text", "list_item")
-                and x_overlap_frac(o.bbox_pdf, eb) >= 0.2
-                and o.bbox_pdf.y1 <= eb[1] + 2
-            ]
-            if above:
-                continue  # not the top of its column
-            target = _wrapped_from(runs, run, e)
-            if target is None:
-                continue
-            tail = run[k:]
-            if sum(len(m.text) for m in [*target, *tail]) > max_chars:
-                continue
-            target.extend(tail)
-            del run[k:]
-            break
-
-
-def _wrapped_from(runs: list[list[Element]], own: list[Element], e: Element) -> list[Element] | None:
-    """The run whose last member is a paragraph ending mid-sentence at the foot of the column left of `e`."""
-    eb = e.bbox_pdf
-    best: tuple[float, list[Element]] | None = None
-    for run in runs:
-        if run is own or not run:
-            continue
-        p = run[-1]
-        pb = p.bbox_pdf
-        text = (p.text or "").rstrip()
-        if p.label != "text" or len(text) < _PARAGRAPH_CHARS or text.endswith(_SENTENCE_END):
-            continue
-        if pb[2] > eb[0] + 2 or pb[3] < eb[3]:
-            continue  # not in a column to the left, or ending higher than e
-        dist = eb[0] - pb[2]
-        if best is None or dist < best[0]:
-            best = (dist, run)
-    return best[1] if best else None
 
 
 def _is_heading(e: Element) -> bool:
@@ -650,24 +600,23 @@ def _join_distance(
     """How far `e` is from continuing `run` (None: it cannot)."""
     last = run[-1]
     only_headings = all(_is_heading(m) for m in run)
-    if _is_heading(e) and not (only_headings and e.label == last.label) and not _sub_heading(run, e, els):
+    if _is_heading(e) and not (only_headings and e.label == last.label):
         return None  # a heading opens a section
-    if _is_heading(e) and _is_heading(last) and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf):
+    if (
+        enabled("wide_title_split")
+        and _is_heading(e)
+        and _is_heading(last)
+        and _width(last.bbox_pdf) > 1.6 * _width(e.bbox_pdf)
+    ):
         return None  # a page-wide title over a column heading: not one heading block
     lb, eb = last.bbox_pdf, e.bbox_pdf
     short = max(lb[3] - lb[1], eb[3] - eb[1]) <= _SHORT_PT
-    if short and _same_line(lb, eb) and not _is_heading(e) and not _is_heading(last):
+    if short and enabled("grid_row") and _same_line(lb, eb) and not _is_heading(e) and not _is_heading(last):
         hgap = max(0.0, max(lb[0], eb[0]) - min(lb[2], eb[2]))
         if hgap > 0.25 * split_gap * 4:  # far apart on one line: two columns, not one grid row
             return None
         dist = hgap / 4
     else:
-        if e.label == "list_item" and _is_list_run(run):
-            # a list laid out in sub-columns (items side by side under a wide item) goes on below
-            # the run's lowest item in e's own column, not only below the item visited last
-            col = [m for m in run if x_overlap_frac(m.bbox_pdf, eb) >= 0.2 and m.bbox_pdf.y0 < eb[1] - 2]
-            if col:
-                lb = max(col, key=lambda m: m.bbox_pdf.y1).bbox_pdf
         if x_overlap_frac(lb, eb) < 0.2:
             return None  # another column
         if eb[1] < lb[1] + 2:
@@ -680,45 +629,15 @@ def _join_distance(
             return None
     if not only_headings and not _is_heading(e):
         content = [m for m in run if not _is_heading(m)]
-        if (e.label == "list_item") != (content[-1].label == "list_item") and "formula" not in (
-            e.label,
-            content[-1].label,
+        if (
+            enabled("list_text_split")
+            and (e.label == "list_item") != (content[-1].label == "list_item")
+            and "formula" not in (e.label, content[-1].label)
         ):
             return None  # a paragraph turning into a list (or back) is a new unit
         if sum(len(m.text) for m in run) + len(e.text) > max_chars:
             return None
     return dist
-
-
-def _is_list_run(run: list[Element]) -> bool:
-    content = [m for m in run if not _is_heading(m)]
-    return bool(content) and all(m.label == "list_item" for m in content)
-
-
-def _sub_heading(run: list[Element], e: Element, els: list[Element]) -> bool:
-    """A one-line heading indented under the heading of a list run that introduces more items
-    ("Features" > "Analog Inputs" > items): a sub-heading inside the list, not a new section."""
-    head = run[0]
-    text = (e.text or "").strip()
-    if not (
-        _is_heading(head)
-        and _is_list_run(run)
-        and e.bbox_pdf.x0 >= head.bbox_pdf.x0 + _INDENT_PT
-        and "\n" not in text
-        and len(text) <= _TITLE_LINE_CHARS
-    ):
-        return False
-    eb = e.bbox_pdf
-    below = [
-        o
-        for o in els
-        if o is not e
-        and o.label not in BAND_LABELS
-        and o.bbox_pdf.y0 >= eb[3] - 2
-        and x_overlap_frac(o.bbox_pdf, eb) >= 0.2
-    ]
-    nxt = min(below, key=lambda o: o.bbox_pdf.y0, default=None)
-    return nxt is not None and nxt.label == "list_item"  # what it heads is more of the list
 
 
 def _strip_blocked(strip: Sequence[float], els: list[Element], run: list[Element], e: Element) -> bool:

@@ -24,21 +24,31 @@ from layoutrag.chunking.describe import describe_group, keywords_for
 from layoutrag.chunking.evidence import write_evidence
 from layoutrag.chunking.figures import split_multi_figure_pictures
 from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_page
+from layoutrag.chunking.rules import enabled
+from layoutrag.chunking.sizes import larger_units
 from layoutrag.chunking.tables import join_continued_tables, ruled_boxes, table_rows
-from layoutrag.chunking.tiling import fit_to_words, tile_boxes
+from layoutrag.chunking.tiling import grow_into_margin, tile_boxes
 from layoutrag.chunking.toc import SectionInfo, assign_sections, document_title
 from layoutrag.config import Settings
 
 if TYPE_CHECKING:
     from layoutrag.chunking.enrich import ChatModel
 from layoutrag.errors import NotFoundError
+from layoutrag.geometry import union_box
 from layoutrag.pdf import PdfPage, open_document, source_pdf_path
 from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Page, Region
 from layoutrag.storage import DataDir, atomic_write_json
 
-__all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
+__all__ = [
+    "CHUNK_STAGE_VERSION",
+    "build_doc_chunks",
+    "chunk_and_save",
+    "chunks_key",
+    "load_doc_chunks",
+    "page_units_in_memory",
+]
 
-CHUNK_STAGE_VERSION = "chunk-11"  # 11: source_pdf is the served name, never a local path
+CHUNK_STAGE_VERSION = "chunk-12"  # 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +64,8 @@ def chunks_key(doc: Document, settings: Settings, extra: str = "") -> str:
     h = hashlib.sha256(doc.model_dump_json(exclude={"source_path", "superseded_by"}).encode("utf-8"))
     shape = (
         f"{settings.chunking.chunk_max_chars}/{settings.chunking.chunk_max_gap_frac}/{settings.chunking.chunk_split_gap_frac}/"
-        f"{settings.render.dpi}/{settings.chunking.crop_padding_px}/{settings.chunking.chunk_member_boxes}"
+        f"{settings.render.dpi}/{settings.chunking.crop_padding_px}/{settings.chunking.chunk_member_boxes}/"
+        f"{settings.chunking.chunk_margin_pt}/{settings.chunking.chunk_sizes}/{settings.chunking.chunk_block_gap_frac}"
     )
     h.update(shape.encode())
     return f"{h.hexdigest()[:32]}+{CHUNK_STAGE_VERSION}{('+' + extra) if extra else ''}"
@@ -149,6 +160,8 @@ def _to_chunks(
     for g in groups:
         g.sort_members()
     groups = sorted(groups, key=lambda g: (g.first.page, g.first.order, g.first.bbox_pdf.y0))
+    content = page_content_boxes(groups, fitted)
+    page_sizes = {p.page: (p.width_pt, p.height_pt) for p in doc.pages}
     per_page: dict[int, int] = {}
     chunks: list[Chunk] = []
     for g in groups:
@@ -160,7 +173,14 @@ def _to_chunks(
         )
         sec = sections.get(anchor.element_id) or SectionInfo("", "")
         page = pages.get(first.page)
-        boxes = _member_boxes(g, settings.chunking.chunk_member_boxes, fitted)
+        boxes = _member_boxes(
+            g,
+            settings.chunking.chunk_member_boxes,
+            fitted,
+            others_of(g, content),
+            settings.chunking.chunk_margin_pt,
+            page_sizes,
+        )
         chunks.append(
             Chunk(
                 chunk_id=f"{doc.doc_id}_p{first.page}_b{nn:02d}",
@@ -185,26 +205,40 @@ def _to_chunks(
                 indexed=g.indexed,
             )
         )
+    if settings.chunking.chunk_sizes != "unit":
+        own = {eid: box for eid, (_, box) in content.items()}
+        heights = {p.page: p.height_pt for p in doc.pages}
+        chunks.extend(larger_units(chunks, own, heights, settings))
     return chunks
 
 
 def fitted_boxes(page: Page, pdf_page: PdfPage | None) -> dict[str, BBox]:
-    """Each element's box grown to its own words (tiling.fit_to_words) and, for tables and
-    pictures, to the ruling lines drawn across its edge (tables.ruled_boxes): the extent a reader
-    sees. Grouping uses the detector's boxes; the stored slot boxes start from these."""
-    out: dict[str, BBox] = {}
-    for e in page.elements:
-        out[e.element_id] = e.bbox_pdf if e.label in ANCHOR_LABELS else fit_to_words(e.bbox_pdf, page.words)
+    """Each element's box, for tables and pictures grown to the ruling lines drawn across its edge
+    (tables.ruled_boxes): the extent a reader sees. Grouping uses the detector's boxes; the stored
+    slot boxes start from these. (Text boxes were once grown to their own words, a rule for one
+    dev document; with the blank-space margin it covered nothing more and only loosened units.)"""
+    out: dict[str, BBox] = {e.element_id: e.bbox_pdf for e in page.elements}
     anchors = {e.element_id: e.bbox_pdf for e in page.elements if e.label in ANCHOR_LABELS}
-    if pdf_page is not None and anchors:
+    if pdf_page is not None and anchors and enabled("ruled_extent"):
+        tables = {e.element_id for e in page.elements if e.label == "table"}
+        others = {e.element_id: e.bbox_pdf for e in page.elements}
         with contextlib.suppress(Exception):
-            out.update(ruled_boxes(pdf_page, anchors))
+            out.update(ruled_boxes(pdf_page, anchors, tables=tables, others=others))
     return out
 
 
-def _member_boxes(g: Group, mode: str, fitted: dict[str, BBox] | None = None) -> list[BBox]:
+def _member_boxes(
+    g: Group,
+    mode: str,
+    fitted: dict[str, BBox] | None = None,
+    others: dict[int, list[BBox]] | None = None,
+    margin: float = 0.0,
+    page_sizes: dict[int, tuple[float, float]] | None = None,
+) -> list[BBox]:
     """One box per member: the element's own box ("element") or its slot in the chunk's block on
-    that page ("slot", see tiling.py), cut from the members' fitted boxes (`fitted_boxes`)."""
+    that page ("slot", see tiling.py), cut from the members' fitted boxes (`fitted_boxes`). In
+    "slot" mode the block first reaches `margin` points into the blank space around it, up to the
+    nearest box of `others` (the page's other content, by page; tiling.grow_into_margin)."""
     if mode == "element":
         return [m.bbox_pdf for m in g.members]
     if mode != "slot":
@@ -214,9 +248,100 @@ def _member_boxes(g: Group, mode: str, fitted: dict[str, BBox] | None = None) ->
     out: list[BBox] = list(own)
     for page in {m.page for m in g.members}:
         idx = [i for i, m in enumerate(g.members) if m.page == page]
-        for i, b in zip(idx, tile_boxes([own[i] for i in idx]), strict=True):
+        outer = None
+        if margin > 0 and enabled("margin") and page_sizes and page in page_sizes:
+            w, h = page_sizes[page]
+            rect = union_box(own[i] for i in idx)
+            outer = grow_into_margin(
+                rect,
+                (others or {}).get(page, []),
+                margin,
+                w,
+                h,
+                halfway=enabled("margin_halfway"),
+            )
+        for i, b in zip(idx, tile_boxes([own[i] for i in idx], outer), strict=True):
             out[i] = b
     return out
+
+
+def page_content_boxes(groups: list[Group], fitted: dict[str, BBox] | None = None) -> dict[str, tuple[int, BBox]]:
+    """Every member's (page, fitted box) by element id: the content a unit's margin stops at."""
+    fitted = fitted or {}
+    return {m.element_id: (m.page, fitted.get(m.element_id, m.bbox_pdf)) for g in groups for m in g.members}
+
+
+def others_of(g: Group, content: dict[str, tuple[int, BBox]]) -> dict[int, list[BBox]]:
+    """The boxes of the content on `g`'s pages that is not `g`'s, by page."""
+    mine = {m.element_id for m in g.members}
+    pages = {m.page for m in g.members}
+    out: dict[int, list[BBox]] = {}
+    for eid, (page, box) in content.items():
+        if page in pages and eid not in mine:
+            out.setdefault(page, []).append(box)
+    return out
+
+
+def page_units_in_memory(
+    doc: Document,
+    page_no: int,
+    data: DataDir | None = None,
+    settings: Settings | None = None,
+    fitted_cache: dict | None = None,
+) -> list[tuple[str, list[BBox]]]:
+    """(size, member boxes) of the units of one page, made in memory by the chunk stage's own
+    grouping and box code (no table rows, no evidence images, no LLM pass, no table joined across
+    a page break; `fitted_cache` keeps the fitted boxes, which read the PDF's drawings, between calls): what the chunk stage stores for this page, for measuring rules without
+    re-running it. Block and page units are always made."""
+    from layoutrag.config import load_settings
+
+    settings = settings or load_settings()
+    if not 1 <= page_no <= len(doc.pages):
+        return []
+    detected = doc.pages[page_no - 1]
+    page = split_multi_figure_pictures(detected)
+    groups = group_page(page, settings)
+    groups, _ = apply_guards(groups, sorted(page.elements, key=lambda e: e.order))
+    key = (doc.doc_id, page_no, enabled("ruled_extent"), enabled("ruled_rows"))
+    fitted = (fitted_cache or {}).get(key)
+    if fitted is None:
+        path = source_pdf_path(doc, data)
+        pdf = open_document(path) if path is not None else None
+        try:
+            fitted = fitted_boxes(detected, PdfPage.load(pdf, page_no))
+        finally:
+            if pdf is not None:
+                pdf.close()
+        if fitted_cache is not None:
+            fitted_cache[key] = fitted
+    content = page_content_boxes(groups, fitted)
+    sizes = {page_no: (detected.width_pt, detected.height_pt)}
+    chunks: list[Chunk] = []
+    for k, g in enumerate(groups):
+        g.sort_members()
+        boxes = _member_boxes(
+            g,
+            settings.chunking.chunk_member_boxes,
+            fitted,
+            others_of(g, content),
+            settings.chunking.chunk_margin_pt,
+            sizes,
+        )
+        chunks.append(
+            Chunk(
+                chunk_id=f"{doc.doc_id}_p{page_no}_b{k:02d}",
+                doc_id=doc.doc_id,
+                page=page_no,
+                regions=[Region(page=m.page, bbox_pdf=b, label=m.label) for m, b in zip(g.members, boxes, strict=True)],
+                block_type=g.block_type,
+                element_ids=[m.element_id for m in g.members],
+                indexed=g.indexed,
+            )
+        )
+    own = {m.element_id: fitted.get(m.element_id, m.bbox_pdf) for g in groups for m in g.members}
+    every = settings.model_copy(update={"chunking": settings.chunking.model_copy(update={"chunk_sizes": "page"})})
+    more = larger_units(chunks, own, {page_no: detected.height_pt}, every)
+    return [(c.unit, [r.bbox_pdf for r in c.all_regions() if r.page == page_no]) for c in [*chunks, *more]]
 
 
 def _clean_stale_images(data: DataDir, doc_id: str, chunks: list[Chunk]) -> None:

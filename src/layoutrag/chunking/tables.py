@@ -23,7 +23,8 @@ from collections.abc import Sequence
 import pymupdf
 
 from layoutrag.chunking.group import Group, x_overlap_frac
-from layoutrag.geometry import contains_frac, union_box
+from layoutrag.chunking.rules import enabled
+from layoutrag.geometry import as_box, contains_frac, union_box
 from layoutrag.pdf import PdfPage
 from layoutrag.records import BBox, Box, Element, Page, TableRow, Word
 
@@ -273,13 +274,21 @@ def _reading(ws: list[Word]) -> list[Word]:
 _SNAP_PT = 8.0  # a ruling this close outside a detected table/picture box is its edge
 
 
-def ruled_boxes(pdf_page: PdfPage | None, boxes: dict[str, BBox]) -> dict[str, BBox]:
+def ruled_boxes(
+    pdf_page: PdfPage | None,
+    boxes: dict[str, BBox],
+    *,
+    tables: set[str] | frozenset[str] = frozenset(),
+    others: dict[str, BBox] | None = None,
+) -> dict[str, BBox]:
     """Each box grown to the ruling lines and frames drawn across its edge.
 
     Detectors box a ruled table (or a framed drawing) a few points inside its outer lines; the
     drawn grid is the table's real extent. A drawing item (line, rectangle, curve) that touches the
     box and reaches at most ``_SNAP_PT`` beyond it extends the box; bigger items (page frames,
-    neighbouring tables) are ignored."""
+    neighbouring tables) are ignored. A table (ids in `tables`) also takes the width of the row
+    rules drawn through it (:func:`_row_rules_extent`), unless another element of `others` lies in
+    the strip it would gain."""
     if pdf_page is None or not boxes:
         return dict(boxes)
     page = pdf_page.page
@@ -301,7 +310,53 @@ def ruled_boxes(pdf_page: PdfPage | None, boxes: dict[str, BBox]) -> dict[str, B
             else:
                 continue
             items.append(_to_display(page, r))
-    return {key: union_box([b, *(r for r in items if _snaps_to(r, b))]) for key, b in boxes.items()}
+    out = {key: union_box([b, *(r for r in items if _snaps_to(r, b))]) for key, b in boxes.items()}
+    if enabled("ruled_rows"):
+        for key in tables & out.keys():
+            out[key] = _row_rules_extent(out[key], items, {k: v for k, v in (others or {}).items() if k != key})
+    return out
+
+
+_RULE_THIN_PT = 2.0
+_MIN_ROW_RULES = 3
+
+
+def _row_rules_extent(b: BBox, items: list[BBox], others: dict[str, BBox]) -> BBox:
+    """A ruled table whose detector box stops at its text (a short last column, an empty cell
+    column) is as wide as the horizontal rules drawn through it: when at least ``_MIN_ROW_RULES``
+    row rules cross the box and run on past one side, the box takes the width most of them reach
+    (the third-farthest), if no other element sits in the strip gained."""
+    x0, y0, x1, y1 = b
+    rules = [
+        r
+        for r in map(as_box, items)
+        if r.y1 - r.y0 <= _RULE_THIN_PT
+        and y0 - _SNAP_PT <= (r.y0 + r.y1) / 2 <= y1 + _SNAP_PT
+        and r.x0 < x1 - 1
+        and r.x1 > x0 + 1
+    ]
+    if len(rules) < _MIN_ROW_RULES:
+        return b
+    k = _MIN_ROW_RULES - 1
+    right = sorted((r.x1 for r in rules), reverse=True)[k]
+    left = sorted(r.x0 for r in rules)[k]
+    if right > x1 + _SNAP_PT and not _occupied(Box(x1, y0, right, y1), b, others):
+        x1 = right
+    if left < x0 - _SNAP_PT and not _occupied(Box(left, y0, x0, y1), b, others):
+        x0 = left
+    return Box(x0, y0, x1, y1)
+
+
+def _occupied(strip: BBox, table: BBox, others: dict[str, BBox]) -> bool:
+    """Does an element that is not part of the table (not mostly inside it) take up part of `strip`?"""
+    for o in others.values():
+        if contains_frac(o, table) >= 0.5:
+            continue
+        w = min(o[2], strip[2]) - max(o[0], strip[0])
+        h = min(o[3], strip[3]) - max(o[1], strip[1])
+        if w > 1 and h > 1:
+            return True
+    return False
 
 
 def _snaps_to(r: BBox, b: BBox) -> bool:

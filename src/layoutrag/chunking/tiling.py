@@ -16,15 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from layoutrag.geometry import area, as_box, contains_frac, union_box
-from layoutrag.records import BBox, Box, Word
+from layoutrag.records import BBox, Box
 
-__all__ = ["fit_to_words", "tile_boxes"]
+__all__ = ["grow_into_margin", "tile_boxes"]
 
 _INSIDE = 0.6
-_FIT_PT = 4.0  # a member box grows at most this much per side to hold its own words
 
 
-def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
+def _bands(idx: list[int], boxes: Sequence[Box]) -> list[list[int]]:
     """Members grouped into horizontal bands: a member joins a band it overlaps vertically."""
     order = sorted(idx, key=lambda i: (boxes[i].y0, boxes[i].x0))
     bands: list[list[int]] = []
@@ -43,10 +42,13 @@ def _bands(idx: list[int], boxes: Sequence[BBox]) -> list[list[int]]:
     return bands
 
 
-def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
-    """The slot of each box (same order) in the rectangle around all of them."""
+def tile_boxes(boxes: Sequence[BBox], outer: BBox | None = None) -> list[BBox]:
+    """The slot of each box (same order) in the rectangle around all of them, or in `outer` (a
+    rectangle holding them: the slots on its edges reach out to it)."""
     boxes = [as_box(b) for b in boxes]
     n = len(boxes)
+    if n == 1 and outer is not None:
+        return [_hull(boxes[0], outer)]
     if n <= 1:
         return boxes
     inner = {
@@ -58,8 +60,8 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
         )
     }
     top = [i for i in range(n) if i not in inner]
-    X0, Y0, X1, Y1 = union_box(boxes[i] for i in top)
-    out: list[BBox] = [as_box(b) for b in boxes]
+    X0, Y0, X1, Y1 = union_box(boxes[i] for i in top) if outer is None else _hull(union_box(boxes), outer)
+    out: list[BBox] = list(boxes)
     bands = _bands(top, boxes)
     extents = [(min(boxes[i].y0 for i in band), max(boxes[i].y1 for i in band)) for band in bands]
     for k, band in enumerate(bands):
@@ -80,16 +82,49 @@ def tile_boxes(boxes: Sequence[BBox]) -> list[BBox]:
     return out
 
 
-def fit_to_words(box: BBox, words: Sequence[Word]) -> BBox:
-    """`box` grown to hold the words whose centre lies inside it (detectors box text a little
-    tighter than its glyphs), by at most ``_FIT_PT`` per side."""
-    bx0, by0, bx1, by1 = box
-    x0, y0, x1, y1 = box
-    for w in words:
-        wb = w.bbox_pdf
-        cx, cy = wb.center
-        if not (bx0 <= cx <= bx1 and by0 <= cy <= by1):
-            continue
-        x0, y0 = min(x0, max(wb.x0, bx0 - _FIT_PT)), min(y0, max(wb.y0, by0 - _FIT_PT))
-        x1, y1 = max(x1, min(wb.x1, bx1 + _FIT_PT)), max(y1, min(wb.y1, by1 + _FIT_PT))
-    return Box(x0, y0, x1, y1)
+def _hull(a: Sequence[float], b: Sequence[float]) -> Box:
+    ax0, ay0, ax1, ay1 = a
+    bx0, by0, bx1, by1 = b
+    return Box(
+        round(min(ax0, bx0), 2),
+        round(min(ay0, by0), 2),
+        round(max(ax1, bx1), 2),
+        round(max(ay1, by1), 2),
+    )
+
+
+def grow_into_margin(
+    rect: BBox,
+    others: Sequence[BBox],
+    margin: float,
+    page_w: float,
+    page_h: float,
+    *,
+    halfway: bool = False,
+) -> BBox:
+    """`rect` grown on each side into the blank space around it: up to the nearest other content
+    box facing that side (`halfway`: half the way to it, the white space shared with that
+    neighbour), by at most `margin` points, never off the page. Readers draw a unit's box with some
+    white space around it."""
+    if margin <= 0:
+        return as_box(rect)
+    x0, y0, x1, y1 = rect
+    up, down, left, right = y0 - margin, y1 + margin, x0 - margin, x1 + margin
+    share = 0.5 if halfway else 1.0
+    for ox0, oy0, ox1, oy1 in others:
+        if ox0 < x1 and ox1 > x0:  # facing the top or bottom side
+            if oy1 <= y0:
+                up = max(up, y0 - share * (y0 - oy1))
+            elif oy0 >= y1:
+                down = min(down, y1 + share * (oy0 - y1))
+        if oy0 < y1 and oy1 > y0:  # facing the left or right side
+            if ox1 <= x0:
+                left = max(left, x0 - share * (x0 - ox1))
+            elif ox0 >= x1:
+                right = min(right, x1 + share * (ox0 - x1))
+    return Box(
+        round(max(0.0, min(x0, left)), 2),
+        round(max(0.0, min(y0, up)), 2),
+        round(min(page_w, max(x1, right)), 2),
+        round(min(page_h, max(y1, down)), 2),
+    )
