@@ -90,11 +90,15 @@ def ingest_and_chunk(
     layout: str | None = None,
     jobs: int = 1,
     progress: bool = True,
+    executor: str | None = None,
 ) -> list[IngestResult]:
     """Ingest and chunk every PDF in `paths` (files or folders) into `data_root`; one result per
     input file, in input order. Writes ``ingest-report.json``. Never raises for a bad document.
     `settings` None: the defaults and the environment (`load_settings()`)."""
     settings = settings or load_settings()
+    executor = executor or settings.executor.kind
+    if executor not in ("local", "ray"):
+        raise InputError(f"unknown executor {executor!r}; valid: local, ray")
     backend = layout or settings.layout.layout_backend
     if backend not in BACKENDS:
         raise InputError(f"unknown layout backend {backend!r}; valid: {', '.join(BACKENDS)}")
@@ -131,7 +135,9 @@ def ingest_and_chunk(
 
     page_counts = {i: page_count(files[i]) for i in todo}
     with _Progress(progress, len(todo), 2 * sum(page_counts.values())) as bar:
-        if jobs <= 1 or len(todo) <= 1:
+        if executor == "ray" and todo:
+            _run_ray(files, shas, todo, page_counts, data.root, backend, settings, bar, results)
+        elif jobs <= 1 or len(todo) <= 1:
             for i in todo:
                 bar.start_doc(files[i].name)
                 tick: Tick = functools.partial(bar.pages, doc=i)
@@ -161,10 +167,13 @@ def build(
     jobs: int = 1,
     progress: bool = True,
     index: bool = True,
+    executor: str | None = None,
 ) -> BuildResult:
     """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation."""
     settings = settings or load_settings()
-    results = ingest_and_chunk(paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress)
+    results = ingest_and_chunk(
+        paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress, executor=executor
+    )
     stats = reindex(data_root, settings=settings, progress=progress) if index else None
     return BuildResult(results=results, index=stats)
 
@@ -233,6 +242,23 @@ def _run_pool(files, shas, todo, page_counts, root, backend, settings, jobs, bar
                 pending -= done
                 if pending:
                     time.sleep(0.05)
+
+
+# --------------------------------------------------------------------------- Ray (layoutrag.executors)
+def _run_ray(files, shas, todo, page_counts, root, backend, settings, bar, results) -> None:  # noqa: ANN001
+    """Each document's `process_document` as a Ray task; the bar counts finished tasks."""
+    from layoutrag.executors import Job, run_ray
+
+    jobs = [
+        Job(i, files[i], (files[i], root), {"backend": backend, "settings": settings, "sha": shas[i]})
+        for i in todo
+    ]
+
+    def done(i: int, result: IngestResult) -> None:
+        results[i] = result
+        bar.done_doc(i, 2 * page_counts[i])
+
+    run_ray(jobs, process_document, settings=settings, done=done)
 
 
 class _Progress:

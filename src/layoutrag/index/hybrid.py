@@ -214,14 +214,7 @@ class HybridIndex:
         query = normalize_query(query, max_chars=self.settings.search.max_query_chars)
         if not is_searchable(query) or not self.table.chunk_ids:
             return []  # nothing searchable (empty, only punctuation or symbols)
-        mask = filter_mask(
-            filters,
-            doc_index=self.table.doc_index,
-            doc_ids=self.table.doc_ids,
-            pages=self.table.pages,
-            block_codes=self.table.block_codes,
-            block_types=self.table.block_types,
-        )
+        mask = self._filter_mask(filters)
         depth = max(RUN_DEPTH, k)
         lex = self._lexical_query(query) if mode != "dense" else {}  # term weights, built once a query
         b_idx, b_score = self._bm25_run(lex, depth, mask) if mode != "dense" else _empty()
@@ -260,6 +253,17 @@ class HybridIndex:
             lead.companions = [package(i, s) for i, s in members[1:]]
             out.append(lead)
         return out
+
+    def _filter_mask(self, filters: SearchFilters | None) -> np.ndarray | None:
+        """Which chunks the filters keep (None: all); a store that filters itself overrides this."""
+        return filter_mask(
+            filters,
+            doc_index=self.table.doc_index,
+            doc_ids=self.table.doc_ids,
+            pages=self.table.pages,
+            block_codes=self.table.block_codes,
+            block_types=self.table.block_types,
+        )
 
     def _page_hits(self, ranked: list[tuple[int, float]], k: int) -> list[list[tuple[int, float]]]:
         """The top k hits, each a lead chunk and up to `hit_page_members - 1` companions: chunks of
