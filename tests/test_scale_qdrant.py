@@ -117,12 +117,16 @@ def test_cli_index_store_qdrant_then_search(pair: tuple[Path, Path], tmp_path: P
     data = tmp_path / "d"
     shutil.copytree(pair[0], data)
     runner = CliRunner()
-    res = runner.invoke(app, ["index", "--data", str(data), "--store", "qdrant", "--qdrant-path", str(tmp_path / "qd")])
+    res = runner.invoke(
+        app, ["index", "--data", str(data), "--store", "qdrant", "--qdrant-path", str(tmp_path / "qd")]
+    )
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["search", "load capacitance", "--data", str(data), "--json", "-k", "3"])
     assert res.exit_code == 0, res.output
     hits = json.loads(res.output)
-    assert [h["chunk_id"] for h in hits] == [h.chunk_id for h in load_index(pair[0]).search("load capacitance", top_k=3)]
+    assert [h["chunk_id"] for h in hits] == [
+        h.chunk_id for h in load_index(pair[0]).search("load capacitance", top_k=3)
+    ]
     # back to the embedded store, recorded too
     res = runner.invoke(app, ["index", "--data", str(data), "--store", "embedded"])
     assert res.exit_code == 0, res.output
@@ -181,5 +185,7 @@ def test_searches_answer_across_a_swap(served_data: Path, tmp_path: Path, store:
     svc.refresh()
     new = {q: [h.chunk_id for h in svc.search(q, top_k=5)] for q in queries}
     assert any(old[q] != new[q] for q in queries)  # the generations differ, so the check means something
-    assert all(ids in (old[q], new[q]) for q, ids in seen), [x for x in seen if x[1] not in (old[x[0]], new[x[0]])][:2]
+    assert all(ids in (old[q], new[q]) for q, ids in seen), [
+        x for x in seen if x[1] not in (old[x[0]], new[x[0]])
+    ][:2]
     assert len(seen) >= CLIENTS * len(queries)

@@ -92,7 +92,9 @@ def test_killed_worker_is_retried_nothing_lost_or_duplicated(served_data: Path, 
     t.join()
     assert results[0].status == "ok", results[0].error  # retried on a new worker
     assert not list(data.rglob("*.tmp*"))  # the dead attempt left nothing half-written
-    assert _artifacts(data) == {k: v for k, v in _artifacts(served_data).items() if k.startswith(results[0].doc_id)}
+    assert _artifacts(data) == {
+        k: v for k, v in _artifacts(served_data).items() if k.startswith(results[0].doc_id)
+    }
 
     # with no retries left the document is reported, not lost
     pid_file.unlink()
@@ -116,11 +118,19 @@ def _free_port() -> int:
 def test_head_and_worker_started_with_ray_start(served_data: Path, tmp_path: Path) -> None:
     ray_bin = Path(sys.executable).with_name("ray")
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")]
+        ),
+    }
     common = ["--block", "--num-cpus=1", "--disable-usage-stats"]
     head = subprocess.Popen(
         [str(ray_bin), "start", "--head", f"--port={port}", "--include-dashboard=false", *common],
-        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     worker = None
     try:
@@ -128,7 +138,10 @@ def test_head_and_worker_started_with_ray_start(served_data: Path, tmp_path: Pat
         time.sleep(8)
         worker = subprocess.Popen(
             [str(ray_bin), "start", f"--address={address}", *common],
-            env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         ray.init(address=address, logging_level="ERROR", log_to_driver=False)
         deadline = time.time() + 60
@@ -138,7 +151,11 @@ def test_head_and_worker_started_with_ray_start(served_data: Path, tmp_path: Pat
         ray.shutdown()
         data = tmp_path / "cluster"
         results = ingest_and_chunk(
-            _pdfs(served_data), data, settings=_settings(ray_address=address), layout="pymupdf", progress=False
+            _pdfs(served_data),
+            data,
+            settings=_settings(ray_address=address),
+            layout="pymupdf",
+            progress=False,
         )
         assert [r.status for r in results] == ["ok", "ok"]
         assert _artifacts(data) == _artifacts(served_data)

@@ -105,7 +105,11 @@ def run_ray(
         pending: dict[Any, Job] = {}
         for job in jobs:
             cpus = cfg.ray_ocr_cpus if needs_ocr(job.path, settings) else cfg.ray_task_cpus
-            opts: dict[str, Any] = {"num_cpus": cpus, "max_retries": cfg.ray_max_retries, "retry_exceptions": False}
+            opts: dict[str, Any] = {
+                "num_cpus": cpus,
+                "max_retries": cfg.ray_max_retries,
+                "retry_exceptions": False,
+            }
             if cfg.ray_task_memory_mb:
                 opts["memory"] = cfg.ray_task_memory_mb * 1024 * 1024
             ref = remote.options(**opts).remote(fn_ref, job.args, job.kwargs)
@@ -131,4 +135,3 @@ def _ray_reason(e: BaseException) -> str:
         return "worker crashed (retries exhausted)"
     text = " ".join(str(e).split())
     return f"task failed: {type(e).__name__}: {text[:240]}"
-

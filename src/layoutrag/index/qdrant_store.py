@@ -189,7 +189,11 @@ class QdrantStore:
         """Bytes on disk (local mode; 0 for a server)."""
         if self.cfg.url:
             return 0
-        root = Path(self.cfg.path) if self.cfg.path and self.cfg.path != ":memory:" else self.data.root / "qdrant"
+        root = (
+            Path(self.cfg.path)
+            if self.cfg.path and self.cfg.path != ":memory:"
+            else self.data.root / "qdrant"
+        )
         return sum(f.stat().st_size for f in root.rglob("*") if f.is_file()) if root.is_dir() else 0
 
     # ------------------------------------------------------------------ write
@@ -219,7 +223,9 @@ class QdrantStore:
                 sparse_vectors_config=sparse_cfg,
             )
             for kind in ("pages", "docs"):
-                self.client.create_collection(names[kind], vectors_config={}, sparse_vectors_config=sparse_cfg)
+                self.client.create_collection(
+                    names[kind], vectors_config={}, sparse_vectors_config=sparse_cfg
+                )
             for kind in ("terms", "meta"):
                 self.client.create_collection(names[kind], vectors_config={})
             if self.cfg.url:  # payload indexes for the filters (local mode has none to make)
@@ -316,7 +322,9 @@ class QdrantStore:
                             "doc_ids": table.doc_ids,
                             "doc_counts": np.bincount(table.doc_index, minlength=len(table.doc_ids)).tolist(),
                             "block_types": table.block_types,
-                            "cards": json.dumps([c.model_dump(mode="json") for c in cards.values()], ensure_ascii=False),
+                            "cards": json.dumps(
+                                [c.model_dump(mode="json") for c in cards.values()], ensure_ascii=False
+                            ),
                         },
                     )
                 ],
@@ -346,7 +354,9 @@ class QdrantStore:
                 ops.append(m.DeleteAliasOperation(delete_alias=m.DeleteAlias(alias_name=alias)))
             ops.append(
                 m.CreateAliasOperation(
-                    create_alias=m.CreateAlias(collection_name=f"{self.prefix}-{kind}-{gen}", alias_name=alias)
+                    create_alias=m.CreateAlias(
+                        collection_name=f"{self.prefix}-{kind}-{gen}", alias_name=alias
+                    )
                 )
             )
         self.client.update_collection_aliases(change_aliases_operations=ops)
@@ -364,7 +374,9 @@ class QdrantStore:
         names = {k: f"{self.prefix}-{k}-{gen}" for k in KINDS}
         recs = self.client.retrieve(names["meta"], [0], with_payload=True)
         if not recs:
-            raise IndexMissingError(f"Qdrant generation {gen} has no meta record; rebuild with `layoutrag index`")
+            raise IndexMissingError(
+                f"Qdrant generation {gen} has no meta record; rebuild with `layoutrag index`"
+            )
         p = recs[0].payload
         meta = p["meta"]
         if embedder is None:
@@ -415,7 +427,11 @@ class _Rows:
         with self.lock:
             missing = sorted({int(i) for i in ids} - self.cache.keys())
         for lo in range(0, len(missing), 4096):
-            self.fill(self.client.retrieve(self.collection, missing[lo : lo + 4096], with_payload=["c", "d", "page", "b"]))
+            self.fill(
+                self.client.retrieve(
+                    self.collection, missing[lo : lo + 4096], with_payload=["c", "d", "page", "b"]
+                )
+            )
 
     def get(self, i: int) -> tuple[str, int, int, int]:
         row = self.cache.get(int(i))
@@ -464,7 +480,9 @@ class _Mask:
     def __init__(self, table: _Table, filters: SearchFilters) -> None:
         self.table, self.f = table, filters
         want = filters.block_type.lower() if filters.block_type else None
-        self.codes = None if want is None else {i for i, t in enumerate(table.block_types) if _selects(want, t)}
+        self.codes = (
+            None if want is None else {i for i, t in enumerate(table.block_types) if _selects(want, t)}
+        )
         self.doc = (
             None
             if filters.doc_id is None
@@ -686,18 +704,27 @@ class QdrantIndex(HybridIndex):
                 types = [t for t in self.table.block_types if _selects(want, t)] or ["\0none"]
                 must.append(m.FieldCondition(key="block_type", match=m.MatchAny(any=types)))
             if filters.page_min is not None or filters.page_max is not None:
-                must.append(m.FieldCondition(key="page", range=m.Range(gte=filters.page_min, lte=filters.page_max)))
+                must.append(
+                    m.FieldCondition(key="page", range=m.Range(gte=filters.page_min, lte=filters.page_max))
+                )
         return m.Filter(must=must) if must else None
 
-    def _query(self, collection: str, query: Any, using: str, limit: int, qfilter: Any, payload: Any) -> list[Any]:
+    def _query(
+        self, collection: str, query: Any, using: str, limit: int, qfilter: Any, payload: Any
+    ) -> list[Any]:
         from qdrant_client import models as m
 
         # local mode is always exact (and warns at search params); a server is asked for exactness
         server = not isinstance(self.client, _Locked)
         params = m.SearchParams(exact=True) if (using == "dense" and self.exact and server) else None
         res = self.client.query_points(
-            collection, query=query, using=using, limit=limit, query_filter=qfilter,
-            with_payload=payload, search_params=params,
+            collection,
+            query=query,
+            using=using,
+            limit=limit,
+            query_filter=qfilter,
+            with_payload=payload,
+            search_params=params,
         )
         return list(res.points)
 
@@ -712,7 +739,12 @@ class QdrantIndex(HybridIndex):
 
     # ------------------------------------------------------------------ overrides
     def search(
-        self, query: str, *, top_k: int | None = None, filters: SearchFilters | None = None, mode: str = "fused"
+        self,
+        query: str,
+        *,
+        top_k: int | None = None,
+        filters: SearchFilters | None = None,
+        mode: str = "fused",
     ) -> list[EvidencePackage]:
         from layoutrag.index.glossary import expand_query
         from layoutrag.index.query import normalize_query
@@ -737,8 +769,12 @@ class QdrantIndex(HybridIndex):
         if vec is None:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
         pts = self._query(
-            self.names["chunks"], vec, "bm25", depth + TIE_MARGIN,
-            self._qfilter(getattr(self._filters, "value", None)), ["c", "d", "page", "b"],
+            self.names["chunks"],
+            vec,
+            "bm25",
+            depth + TIE_MARGIN,
+            self._qfilter(getattr(self._filters, "value", None)),
+            ["c", "d", "page", "b"],
         )
         self.rows.fill(pts)
         ids = {int(p.id): p.payload["c"] for p in pts}
@@ -749,8 +785,12 @@ class QdrantIndex(HybridIndex):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
         qv = self.embedder.embed([query], "query")[0]
         pts = self._query(
-            self.names["chunks"], np.asarray(qv, dtype=np.float32).tolist(), "dense", depth + TIE_MARGIN,
-            self._qfilter(getattr(self._filters, "value", None)), ["c", "d", "page", "b"],
+            self.names["chunks"],
+            np.asarray(qv, dtype=np.float32).tolist(),
+            "dense",
+            depth + TIE_MARGIN,
+            self._qfilter(getattr(self._filters, "value", None)),
+            ["c", "d", "page", "b"],
         )
         self.rows.fill(pts)
         return self._ranked(pts, depth, lambda i: i)
@@ -796,10 +836,16 @@ class QdrantIndex(HybridIndex):
         vec = self._sparse(weights) if weights else None
         if vec is None:
             return
-        docs = sorted({self.table.doc_ids[int(self.table.doc_index[int(i)])] for i in b_idx[: cfg.residual_docs]})
+        docs = sorted(
+            {self.table.doc_ids[int(self.table.doc_index[int(i)])] for i in b_idx[: cfg.residual_docs]}
+        )
         pts = self._query(
-            self.names["chunks"], vec, "bm25", cfg.residual_depth + TIE_MARGIN,
-            self._qfilter(getattr(self._filters, "value", None), docs), ["c", "d", "page", "b"],
+            self.names["chunks"],
+            vec,
+            "bm25",
+            cfg.residual_depth + TIE_MARGIN,
+            self._qfilter(getattr(self._filters, "value", None), docs),
+            ["c", "d", "page", "b"],
         )
         self.rows.fill(pts)
         r_idx, _ = self._ranked(pts, cfg.residual_depth, lambda i: i)
@@ -823,4 +869,3 @@ class QdrantIndex(HybridIndex):
         hits = super()._page_hits(ranked, k)
         self.chunks.prefetch(i for h in hits for i, _ in h)  # type: ignore[attr-defined]
         return hits
-
