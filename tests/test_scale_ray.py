@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -124,9 +125,18 @@ def test_head_and_worker_started_with_ray_start(served_data: Path, tmp_path: Pat
             [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH", "")]
         ),
     }
+    temp = tempfile.mkdtemp(prefix="lr-ray-", dir="/tmp")  # short: Ray's socket paths must fit
     common = ["--block", "--num-cpus=1", "--disable-usage-stats"]
     head = subprocess.Popen(
-        [str(ray_bin), "start", "--head", f"--port={port}", "--include-dashboard=false", *common],
+        [
+            str(ray_bin),
+            "start",
+            "--head",
+            f"--port={port}",
+            "--include-dashboard=false",
+            f"--temp-dir={temp}",
+            *common,
+        ],
         env=env,
         start_new_session=True,
         stdout=subprocess.DEVNULL,
@@ -169,3 +179,4 @@ def test_head_and_worker_started_with_ray_start(served_data: Path, tmp_path: Pat
                     p.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     os.killpg(p.pid, signal.SIGKILL)
+        shutil.rmtree(temp, ignore_errors=True)

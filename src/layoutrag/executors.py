@@ -80,7 +80,8 @@ def _start_ray(cfg: ExecutorSettings) -> bool:
     if cfg.ray_address:
         ray.init(address=cfg.ray_address, **quiet)
         return True  # connected: disconnect (the cluster itself stays up)
-    ray.init(num_cpus=cfg.ray_num_cpus, include_dashboard=False, **quiet)
+    # "local": always a fresh cluster of our own, never one a stale /tmp/ray/ray_current_cluster names
+    ray.init(address="local", num_cpus=cfg.ray_num_cpus, include_dashboard=False, **quiet)
     return True
 
 
