@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[all,dev]'
+	$(BIN)/pip install -q -e '.[all,dev,scale]'
 	touch $@
 
 install: $(BIN)/.installed

@@ -143,6 +143,7 @@ def ingest_and_chunk(
     layout: str | None = None,
     jobs: int = 1,
     progress: bool = True,
+    executor: str | None = None,
 ) -> list[IngestResult]:
     """Ingest and chunk every PDF in `paths` (files or folders) into `data_root`; one result per
     input file, in input order. Writes ``ingest-report.json``. Never raises for a bad document.
@@ -150,6 +151,9 @@ def ingest_and_chunk(
     cores and the memory available (:func:`cap_jobs`)."""
     settings = settings or load_settings()
     jobs, _ = cap_jobs(jobs)
+    executor = executor or settings.executor.kind
+    if executor not in ("local", "ray"):
+        raise InputError(f"unknown executor {executor!r}; valid: local, ray")
     backend = layout or settings.layout.layout_backend
     if backend not in BACKENDS:
         raise InputError(f"unknown layout backend {backend!r}; valid: {', '.join(BACKENDS)}")
@@ -188,7 +192,9 @@ def ingest_and_chunk(
 
     page_counts = {i: page_count(files[i]) for i in todo}
     with _Progress(progress, len(todo), 2 * sum(page_counts.values())) as bar:
-        if jobs <= 1 or len(todo) <= 1:
+        if executor == "ray" and todo:
+            _run_ray(files, shas, todo, page_counts, data.root, backend, settings, bar, results)
+        elif jobs <= 1 or len(todo) <= 1:
             for i in todo:
                 bar.start_doc(files[i].name)
                 tick: Tick = functools.partial(bar.pages, doc=i)
@@ -236,6 +242,7 @@ def build(
     index: bool = True,
     keep_revisions: bool = False,
     prune: bool = False,
+    executor: str | None = None,
 ) -> BuildResult:
     """Ingest and chunk `paths`, then (unless `index=False`) build and swap in a new index generation.
 
@@ -248,7 +255,9 @@ def build(
     settings = settings or load_settings()
     jobs, note = cap_jobs(jobs)
     notes = [note] if note else []
-    results = ingest_and_chunk(paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress)
+    results = ingest_and_chunk(
+        paths, data_root, settings=settings, layout=layout, jobs=jobs, progress=progress, executor=executor
+    )
     data = DataDir(data_root)
     older, kept = _older_revisions(data, results, keep=keep_revisions)
     drop = sorted(set(older) | (set(_missing_sources(data)) if prune else set()))
@@ -492,6 +501,23 @@ def _run_pool(files, shas, names, todo, page_counts, root, backend, settings, jo
     finally:
         ticks.close()
         ticks.cancel_join_thread()
+
+
+# --------------------------------------------------------------------------- Ray (layoutrag.executors)
+def _run_ray(files, shas, todo, page_counts, root, backend, settings, bar, results) -> None:  # noqa: ANN001
+    """Each document's `process_document` as a Ray task; the bar counts finished tasks."""
+    from layoutrag.executors import Job, run_ray
+
+    jobs = [
+        Job(i, files[i], (files[i], root), {"backend": backend, "settings": settings, "sha": shas[i]})
+        for i in todo
+    ]
+
+    def done(i: int, result: IngestResult) -> None:
+        results[i] = result
+        bar.done_doc(i, 2 * page_counts[i])
+
+    run_ray(jobs, process_document, settings=settings, done=done)
 
 
 class _Progress:

@@ -149,12 +149,18 @@ def ingest(
         bool, typer.Option("--keep-revisions", help="Keep a re-ingested path's previous revision (marked).")
     ] = False,
     prune: Annotated[bool, typer.Option("--prune", help="Also remove documents whose source file is gone.")] = False,
+    executor: Annotated[str | None, typer.Option(help="Where documents are processed: local | ray.")] = None,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster to join (default: a local Ray for this run).")
+    ] = None,
 ) -> None:
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
     from layoutrag.service import LayoutRAG
 
     _sigterm_stops()
     s = _settings()
+    if executor is not None or ray_address is not None:
+        s = s.updated(executor=executor or ("ray" if ray_address else s.executor.kind), ray_address=ray_address)
     built = LayoutRAG(_data(data, s), settings=s).ingest(
         paths, layout=layout, jobs=jobs, progress=True, index=not no_index, keep_revisions=keep_revisions, prune=prune
     )
@@ -258,12 +264,24 @@ def import_chunks(
 
 
 @command()
-def index(data: DataOpt = None) -> None:
+def index(
+    data: DataOpt = None,
+    store: Annotated[str | None, typer.Option(help="Where the index lives: embedded | qdrant (recorded in the data dir).")] = None,
+    qdrant_url: Annotated[str | None, typer.Option(help="Qdrant server URL.")] = None,
+    qdrant_path: Annotated[str | None, typer.Option(help="Qdrant local-mode directory (no server).")] = None,
+) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
     from layoutrag.service import LayoutRAG
 
     _sigterm_stops()
     s = _settings()
+    if store is not None or qdrant_url is not None or qdrant_path is not None:
+        from layoutrag.index.qdrant_store import write_store_record
+        from layoutrag.storage import DataDir
+
+        kind = store or "qdrant"
+        s = s.updated(store=kind, qdrant_url=qdrant_url, qdrant_path=qdrant_path)
+        write_store_record(DataDir(_data(data, s)), s.store)  # search, serve, mcp, eval follow it
     console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
 
 

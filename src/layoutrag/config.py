@@ -187,6 +187,34 @@ class ServeSettings(_Group):
     api_key: SecretStr | None = Field(None, description="When set, every /api/ request must carry it.")
 
 
+class ExecutorSettings(_Group):
+    """Where per-document ingest jobs run (`layoutrag ingest --executor`); see layoutrag.executors."""
+
+    flat_overrides: ClassVar[dict[str, str]] = {"kind": "executor"}
+
+    kind: Literal["local", "ray"] = Field("local", description="local: in-process or a process pool; ray: Ray tasks.")
+    ray_address: str | None = Field(None, description="Ray cluster to join; unset: a local Ray started and stopped per run.")
+    ray_num_cpus: int = Field(2, ge=1, description="CPUs of the local Ray started when no address is given.")
+    ray_task_cpus: float = Field(1.0, gt=0, description="CPUs each document task declares.")
+    ray_ocr_cpus: float = Field(2.0, gt=0, description="CPUs a task declares for a document likely to need OCR (scanned).")
+    ray_task_memory_mb: int = Field(1024, ge=0, description="Memory (MB) each document task declares (0: none).")
+    ray_max_retries: int = Field(2, ge=0, description="Retries of a task whose worker died (a failing document is not retried).")
+
+
+class StoreSettings(_Group):
+    """Where index generations live (`layoutrag index --store`); the data dir records the choice."""
+
+    flat_prefix: ClassVar[str] = "qdrant_"
+    flat_overrides: ClassVar[dict[str, str]] = {"kind": "store"}
+
+    kind: Literal["embedded", "qdrant"] = Field("embedded", description="embedded: files in DATA/index; qdrant: a Qdrant server or local path.")
+    url: str | None = Field(None, description="Qdrant server URL (http://host:6333).")
+    path: str | None = Field(None, description="Qdrant local-mode directory (no server); unset with no URL: DATA/qdrant.")
+    prefix: str = Field("layoutrag", description="Collection and alias name prefix.")
+    exact: bool = Field(True, description="Exact dense search in Qdrant (False: its HNSW graph).")
+    batch: int = Field(256, ge=1, description="Points per upsert request.")
+
+
 GROUPS: dict[str, type[_Group]] = {
     "render": RenderSettings,
     "layout": LayoutSettings,
@@ -198,6 +226,8 @@ GROUPS: dict[str, type[_Group]] = {
     "hits": HitSettings,
     "llm": LLMSettings,
     "serve": ServeSettings,
+    "executor": ExecutorSettings,
+    "store": StoreSettings,
 }
 
 
@@ -248,6 +278,8 @@ class Settings(BaseSettings):
     hits: HitSettings = HitSettings()
     llm: LLMSettings = LLMSettings()
     serve: ServeSettings = ServeSettings()
+    executor: ExecutorSettings = ExecutorSettings()
+    store: StoreSettings = StoreSettings()
 
     @classmethod
     def settings_customise_sources(

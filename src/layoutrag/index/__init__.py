@@ -10,6 +10,8 @@ query.py       part numbers/series named in a query -> documents; query routing;
 fusion.py      plain RRF (the contract) and the routed, weighted default
 hybrid.py      HybridIndex: build in memory, search -> EvidencePackage
 store.py       the file store: generations in DATA/index swapped atomically; build_index, load_index
+qdrant_store.py  the Qdrant store (`--store qdrant`): collections per generation behind aliases;
+               QdrantIndex runs BM25 (sparse vectors, Qdrant IDF), dense, page/doc runs in Qdrant
 importer.py    import-chunks: JSONL of chunk records -> DATA/imported -> rebuild
 cli.py         `layoutrag search` output
 """

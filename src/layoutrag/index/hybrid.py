@@ -242,7 +242,7 @@ class HybridIndex:
         """[(chunk index, score)] best first for a normalised query, and the BM25 and dense runs
         (indices, scores) it was made from."""
         opts = options or SearchOptions()
-        mask = self._mask(filters)
+        mask = self._filter_mask(filters)
         depth = max(RUN_DEPTH, k)
         mode = opts.mode
         lex = self.lexical_query(query, expand=opts.expand_glossary) if mode != "dense" else {}
@@ -262,7 +262,7 @@ class HybridIndex:
         self, query: str, *, filters: SearchFilters | None = None, expand_glossary: bool = True
     ) -> tuple[np.ndarray, np.ndarray]:
         """(candidate chunk indices, their feature matrix) for a normalised query (ranker.py)."""
-        mask = self._mask(filters)
+        mask = self._filter_mask(filters)
         lex = self.lexical_query(query, expand=expand_glossary)
         b_idx, b_score = self._bm25_run(lex, RUN_DEPTH, mask)
         d_idx, d_score = self._dense_run(query, RUN_DEPTH, mask)
@@ -285,7 +285,8 @@ class HybridIndex:
         order = sorted(range(len(cands)), key=lambda j: (-z[j], ids[int(cands[j])]))
         return [(int(cands[j]), float(prob[j])) for j in order]
 
-    def _mask(self, filters: SearchFilters | None) -> np.ndarray | None:
+    def _filter_mask(self, filters: SearchFilters | None) -> np.ndarray | None:
+        """Which chunks the filters keep (None: all); a store that filters itself overrides this."""
         return filter_mask(
             filters,
             doc_index=self.table.doc_index,

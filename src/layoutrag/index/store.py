@@ -291,9 +291,6 @@ def build_index(
             cache = EmbeddingCache(data.cache, emb.model_id)
             texts = [embed_text(c, s.index.embed_max_chars, cards.get(c.doc_id)) for c in chunks]
             vectors, n_embedded = embed_with_cache(emb, texts, cache, progress=progress)
-            dense = (
-                DenseIndex.build(vectors) if len(chunks) else DenseIndex(np.zeros((0, emb.dim), np.float32))
-            )
             meta = {
                 "chunks": len(chunks),
                 "documents": len(cards),
@@ -303,9 +300,19 @@ def build_index(
                 "dim": int(vectors.shape[1]) if len(chunks) else emb.dim,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
-            write_generation(tmp, chunks, cards, counts=counts, dense=dense, meta=meta)
-            size = sum(f.stat().st_size for f in tmp.iterdir())
-            name = publish_generation(index_dir, tmp)
+            qdrant = _qdrant_store(data, s)
+            if qdrant is not None:  # the index lives in Qdrant (layoutrag.index.qdrant_store)
+                name = qdrant.write(chunks, cards, counts=counts, vectors=vectors, meta=meta, settings=s)
+                size = qdrant.size()
+                shutil.rmtree(tmp, ignore_errors=True)
+                atomic_write_text(index_dir / "CURRENT", f"qdrant-{name}\n")  # what refresh() follows
+            else:
+                dense = (
+                    DenseIndex.build(vectors) if len(chunks) else DenseIndex(np.zeros((0, emb.dim), np.float32))
+                )
+                write_generation(tmp, chunks, cards, counts=counts, dense=dense, meta=meta)
+                size = sum(f.stat().st_size for f in tmp.iterdir())
+                name = publish_generation(index_dir, tmp)
         except OSError as e:  # a full disk: name where (a write's error names no file)
             shutil.rmtree(tmp, ignore_errors=True)
             raise with_path(e, tmp) from None
@@ -403,7 +410,18 @@ def load_generation(gen: Path, *, settings: Settings, embedder: Embedder | None 
 def load_index(data: DataDir | Path | str, *, settings: Settings | None = None) -> HybridIndex:
     """The live generation of a data dir (IndexMissingError when there is none)."""
     data = data if isinstance(data, DataDir) else DataDir(data)
-    return load_generation(current_generation(data), settings=settings or load_settings())
+    settings = settings or load_settings()
+    qdrant = _qdrant_store(data, settings)
+    if qdrant is not None:
+        return qdrant.load(settings=settings)
+    return load_generation(current_generation(data), settings=settings)
+
+
+def _qdrant_store(data: DataDir, settings: Settings):  # noqa: ANN202 - QdrantStore | None
+    """The data dir's Qdrant store when its index lives in Qdrant (STORE.json, else the settings)."""
+    from layoutrag.index.qdrant_store import store_for
+
+    return store_for(data, settings)
 
 
 class FileStore:
