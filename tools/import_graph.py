@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "layoutrag.storage": 2,
     "layoutrag.geometry": 2,
     "layoutrag.vocab": 2,
+    "layoutrag.specs": 2,
     "layoutrag.llm": 2,
     "layoutrag.pdf": 3,
     "layoutrag.ingest": 4,

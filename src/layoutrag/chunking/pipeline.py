@@ -37,7 +37,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["CHUNK_STAGE_VERSION", "build_doc_chunks", "chunk_and_save", "chunks_key", "load_doc_chunks"]
 
-CHUNK_STAGE_VERSION = "chunk-10"
+CHUNK_STAGE_VERSION = "chunk-11"  # 11: table rows carry cell boxes
 
 log = logging.getLogger(__name__)
 
