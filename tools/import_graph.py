@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "layoutrag.index.tokenizer": 4,
     "layoutrag.chunking": 5,
     "layoutrag.index": 6,
+    "layoutrag.parametric": 6,
     "layoutrag.build": 7,
     "layoutrag.service": 8,
     "layoutrag.evaluation": 9,

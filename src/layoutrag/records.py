@@ -332,6 +332,7 @@ class SpecValue(Record):
     row_bbox_pdf: BBox
     cells: list[SpecCell] = Field(default_factory=list)
     chunk_id: str = ""
+    table: Literal["characteristics", "ratings", "ordering"] = "characteristics"  # absolute maximum ratings apart
 
 
 class DocSpecs(Record):
@@ -352,15 +353,9 @@ class SpecConstraint(Record):
     unit: str = ""  # canonical
     text: str = ""  # as the user wrote it, or the part of the query it was read from
 
-    def describe(self) -> str:
-        u = f" {self.unit}" if self.unit else ""
-        if self.op == "range":
-            return f"{self.parameter} covers {self.value:g} to {self.value2:g}{u}"
-        return f"{self.parameter} {self.op} {self.value:g}{u}"
-
 
 class SpecMatch(Record):
-    constraint: str  # SpecConstraint.describe()
+    constraint: str  # specs.describe_constraint: "esr <= 50 kΩ"
     status: Literal["meets", "fails", "unknown"]
     values: list[SpecValue] = Field(default_factory=list)  # the evidence (empty when unknown)
 

@@ -25,7 +25,9 @@ from layoutrag.vocab import spec_parameters, spec_units
 __all__ = [
     "ParsedValue",
     "check",
+    "describe_constraint",
     "fold",
+    "format_quantity",
     "match_parameter",
     "parameter_unit",
     "parse_constraint",
@@ -100,7 +102,7 @@ def parse_unit(text: str) -> tuple[str, float] | None:
     if t in table:
         return table[t]
     low = [v for k, v in table.items() if k.lower() == t.lower()]
-    if low and all(v == low[0] for v in low):
+    if len(t) > 1 and low and all(v == low[0] for v in low):
         return low[0]
     return None
 
@@ -276,6 +278,30 @@ def _clean(v: float) -> float:
     return float(f"{v:.12g}")
 
 
+_SHOW_PREFIX = ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n"), (1e-12, "p"), (1e-15, "f"))
+_PREFIXABLE = {"Hz", "F", "ohm", "V", "A", "W", "s", "H", "m", "V/s"}
+
+
+def format_quantity(v: float, unit: str) -> str:
+    """12.5e-12, "F" -> "12.5 pF"; 50000, "ohm" -> "50 kΩ"; -40, "°C" -> "-40 °C"."""
+    shown = "Ω" if unit == "ohm" else unit
+    if unit in _PREFIXABLE and v != 0:
+        for f, p in _SHOW_PREFIX:
+            if abs(v) >= f * 0.9999999:
+                if unit == "m" and p not in ("", "m", "µ"):
+                    continue
+                return f"{_clean(v / f):g} {p}{shown}"
+        return f"{v:g} {shown}"
+    return f"{v:g} {shown}".strip()
+
+
+def describe_constraint(c: SpecConstraint) -> str:
+    """The constraint as read, for showing it back: "esr <= 50 kΩ", "operating_temperature covers -40 to 85 °C"."""
+    if c.op == "range":
+        return f"{c.parameter} covers {format_quantity(c.value, '').strip()} to {format_quantity(c.value2 or 0.0, c.unit)}"
+    return f"{c.parameter} {c.op} {format_quantity(c.value, c.unit)}"
+
+
 # --------------------------------------------------------------------------- parameters
 def _norm_name(text: str) -> str:
     t = fold(text).lower()
@@ -376,12 +402,14 @@ def _value_and_unit(text: str, punit: str, what: str) -> tuple[float, float | No
     """ "50 kohm" -> (50000, None, "ohm"); "-40~85" -> (-40, 85, "°C"); a number without unit takes the
     parameter's unit; "50k" reads k as the prefix of that unit."""
     t = fold(text)
+    m = re.fullmatch(r"([-+±]?\d+(?:\.\d+)?)\s*([pnuµmkKMG])", t)
+    if m and punit:  # "50k": a prefix of the parameter's unit
+        return _clean(float(m.group(1).lstrip("±")) * _PREFIX[m.group(2)]), None, punit
     pv = parse_value(t, "", "value")
     if pv is None:
-        m = re.fullmatch(r"([-+±]?\d+(?:\.\d+)?)\s*([pnuµmkKMG])", t)
-        if m and punit:
-            v = float(m.group(1)) * _PREFIX[m.group(2)]
-            return _clean(v), None, punit
+        m = re.fullmatch(r"[-+±]?\d+(?:\.\d+)?\s*(\S.*)", t)
+        if m and parse_unit(m.group(1)) is None:
+            raise InputError(f"{what}: unknown unit {m.group(1)!r}")
         if not re.search(r"\d", t):
             raise InputError(f"{what}: {text!r} is not a number")
         raise InputError(f"{what}: cannot read {text!r} as a value with a unit")

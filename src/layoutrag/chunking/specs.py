@@ -140,8 +140,18 @@ def extract_specs(
     for c in chunks:
         if c.block_type != "table" or not c.rows:
             continue
-        out.extend(_table_specs(card.doc_id, part, c, words))
+        values = _table_specs(card.doc_id, part, c, words)
+        ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
+        for v in values:
+            if v.cells and v.part != part:
+                v.table = "ordering"
+            elif ratings:
+                v.table = "ratings"
+        out.extend(values)
     return out
+
+
+_RATINGS_RE = re.compile(r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE)
 
 
 @dataclass
