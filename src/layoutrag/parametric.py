@@ -107,7 +107,9 @@ def _evaluate(values: list[SpecValue], constraints: list[SpecConstraint]) -> lis
     return out
 
 
-def parse_constraints(where: list[str] | None, query: str | None, product_types: tuple[str, ...]) -> tuple[list[SpecConstraint], str | None, str]:
+def parse_constraints(
+    where: list[str] | None, query: str | None, product_types: tuple[str, ...]
+) -> tuple[list[SpecConstraint], str | None, str]:
     """Constraints from ``--where`` strings (strict: a bad one is an InputError) and from a natural
     query (lenient: what is not read is returned as the rest)."""
     cons = [parse_constraint(w) for w in (where or [])]
@@ -127,13 +129,17 @@ def find_parts(
     limit: int = 50,
 ) -> SpecSearchResult:
     if not constraints:
-        raise InputError("no constraint: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'")
+        raise InputError(
+            "no constraint: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'"
+        )
     results: list[SpecPartResult] = []
     for doc_id, values in store.specs.items():
         card = store.cards[doc_id]
         if not _type_ok(card, product_type):
             continue
-        series = next((v.part for v in values if v.table != "ordering"), "") or (card.series[0] if card.series else card.file_name)
+        series = next((v.part for v in values if v.table != "ordering"), "") or (
+            card.series[0] if card.series else card.file_name
+        )
         groups = _groups(values, series)
         base = _evaluate(groups[series], constraints)
         base_met = sum(m.status == "meets" for m in base)
@@ -212,6 +218,7 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
                 params.append(v.parameter)
     params.sort(key=lambda p: (order.get(p, len(order)), p))
     rows = [
-        SpecCompareRow(parameter=p, cells=[[v for v in vals if v.parameter == p] for _, _, vals in cols]) for p in params
+        SpecCompareRow(parameter=p, cells=[[v for v in vals if v.parameter == p] for _, _, vals in cols])
+        for p in params
     ]
     return SpecComparison(parts=[p for _, p, _ in cols], doc_ids=[d for d, _, _ in cols], rows=rows)

@@ -312,10 +312,19 @@ def _norm_name(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
+def _dehyphen(t: str) -> str:
+    """"low-level" and "low level" are one name."""
+    return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)
+
+
 @cache
-def _names() -> tuple[tuple[str, str, str], ...]:
-    """(name, id, unit), longest name first."""
-    rows = [(n, pid, unit) for pid, unit, names, _ in spec_parameters() for n in names]
+def _names() -> tuple[tuple[str, str, str, bool], ...]:
+    """(name, id, unit, whole text only), longest name first."""
+    rows = [
+        (_dehyphen(n.lstrip("=")), pid, unit, n.startswith("="))
+        for pid, unit, names, _ in spec_parameters()
+        for n in names
+    ]
     return tuple(sorted(rows, key=lambda r: -len(r[0])))
 
 
@@ -340,16 +349,23 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     """(canonical id, True) for a printed parameter name (or, failing that, its symbol), else
     (the printed name normalised, False). `unit` (canonical), when given, must agree with the
     parameter's unit for a name found inside a longer text or a symbol-only match."""
-    name = _norm_name(printed)
+    name = _dehyphen(_norm_name(printed))
     if name:
-        for n, pid, _ in _names():
+        for n, pid, _, _ in _names():
             if name == n:
                 return pid, True
-        for n, pid, punit in _names():
-            if _contains(name, n) and _unit_ok(punit, unit):
+        for n, pid, punit, whole in _names():
+            if not whole and _contains(name, n) and _unit_ok(punit, unit):
                 return pid, True
+        # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
+        for piece in (p.strip() for p in name.split("/") if "/" in name):
+            for n, pid, punit, _ in _names():
+                if piece == n and _unit_ok(punit, unit, strict=True):
+                    return pid, True
     sym = fold(symbol).replace(" ", "")
-    if sym:
+    # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
+    # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
+    if sym and (not name or len(sym) >= 3):
         hit = _symbols().get(sym)
         if hit and _unit_ok(hit[1], unit, strict=True):
             return hit[0], True
@@ -462,7 +478,7 @@ _BARE_UNIT_PARAM = {
 @cache
 def _param_regex() -> re.Pattern[str]:
     alts = sorted(
-        {n for n, _, _ in _names()} | {s.lower() for s in _symbols() if len(s) >= 2}, key=len, reverse=True
+        {n for n, _, _, _ in _names()} | {s.lower() for s in _symbols() if len(s) >= 2}, key=len, reverse=True
     )
     return re.compile("(" + "|".join(re.escape(a) for a in alts) + ")", re.IGNORECASE)
 
@@ -570,6 +586,8 @@ def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
     if c.op in (">=", ">"):
         x = v.min if v.min is not None else (v.typ if v.typ is not None else v.max)
         assert x is not None
+        if tol and c.value >= 0:  # "±100 ppm min" pull range: its magnitude
+            x = v.max or 0.0
         return x >= c.value * (1 - 1e-9) if c.op == ">=" else x > c.value
     if c.op == "=":
         if tol:

@@ -14,14 +14,18 @@ row repeated on the next page is skipped. Every value keeps its printed text, it
 box of each cell it was read from: the rows' ``cell_boxes`` (chunk-11 on), else the cell's words
 found in the row. Numbers, units and parameter names are read by :mod:`layoutrag.specs`.
 
-Resumable: ``DocSpecs.key`` = the chunks' key + ``SPEC_STAGE_VERSION``.
+Resumable: ``DocSpecs.key`` = the chunks' key + ``SPEC_STAGE_VERSION`` + a hash of the parameter
+and unit vocabularies.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from layoutrag.errors import NotFoundError
@@ -43,7 +47,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["SPEC_STAGE_VERSION", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
 
-SPEC_STAGE_VERSION = "specs-1"
+SPEC_STAGE_VERSION = "specs-2"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -78,6 +82,15 @@ _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _VALUE_ROLES = ("min", "typ", "max", "value")
 
 
+@cache
+def _vocab_hash() -> str:
+    """The parameter and unit vocabularies the values were read with: a change re-reads them."""
+    h = hashlib.sha256()
+    for name in ("spec_parameters.tsv", "spec_units.tsv"):
+        h.update((resources.files("layoutrag") / "data" / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
 def specs_json(data: DataDir, doc_id: str) -> Path:
     return data.doc_dir(doc_id) / "specs.json"
 
@@ -96,7 +109,7 @@ def specs_and_save(data: DataDir, doc_id: str) -> int:
     if not cpath.exists():
         raise NotFoundError(f"no chunks for document {doc_id}")
     dc = DocChunks.model_validate_json(cpath.read_text(encoding="utf-8"))
-    key = f"{dc.key}+{SPEC_STAGE_VERSION}"
+    key = f"{dc.key}+{SPEC_STAGE_VERSION}+{_vocab_hash()}"
     path = specs_json(data, doc_id)
     if path.exists():
         try:
@@ -270,7 +283,7 @@ def _long_row(
         cols.col("conditions"),
     )
     name, symbol, unit_text = _cell(row, pcol), _cell(row, scol), _cell(row, ucol)
-    vcols = [(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i < len(row.cells)]
+    vcols = _first_group([(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i < len(row.cells)])
     # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
     seen_text: set[str] = set()
     filled: list[tuple[int, str, str]] = []
@@ -330,6 +343,17 @@ def _long_row(
     v.parameter, v.known = pid, known
     v.value_text = " / ".join(texts)
     return v, keep
+
+
+def _first_group(vcols: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The first Min/Typ/Max group: a table with one group per part or speed grade (the role
+    repeats) is read for its first group only, never mixed."""
+    out: list[tuple[int, str]] = []
+    for i, r in vcols:
+        if any(r == q for _, q in out):
+            break
+        out.append((i, r))
+    return out
 
 
 def _unit_in_name(name: str) -> str:

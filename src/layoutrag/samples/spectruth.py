@@ -1,7 +1,7 @@
 """The spec values a generated datasheet prints, as ground truth for the spec stage.
 
 One record per printed value cell: document, page, part (the series for the spec tables, the
-ordering code for the ordering table), canonical parameter, the cell's role (min, typ, max or
+ordering code for the ordering table), table (ratings, characteristics, ordering), canonical parameter, the cell's role (min, typ, max or
 value), its text, the numbers it states in the canonical unit, the unit, and the cell's text box
 and row box in PDF points. The generator knows what it printed, so nothing here reads the PDF;
 numbers are read from the generator's own strings with the small rules below (its formats only),
@@ -116,6 +116,7 @@ def _record(
     cell: Any,
     row: Any,
     num: str = "",
+    table: str = "characteristics",
 ) -> dict[str, Any] | None:
     if unit not in UNITS:
         return None
@@ -133,6 +134,7 @@ def _record(
         "text": text,
         **nums,
         "unit": canon,
+        "table": table,
         "bbox": [round(x, 2) for x in cell],
         "row_bbox": [round(x, 2) for x in row],
     }
@@ -145,7 +147,9 @@ def spec_truth(d: DocSpec, facts: Facts) -> list[dict[str, Any]]:
     if facts.abs_max is not None:
         page, _, rows = facts.abs_max
         for cells, (rb, boxes) in zip(rows, facts.abs_max_rows, strict=True):
-            r = _record(d, page, d.series, cells[0], "value", cells[1], cells[2], boxes[1], rb)
+            r = _record(
+                d, page, d.series, cells[0], "value", cells[1], cells[2], boxes[1], rb, table="ratings"
+            )
             if r:
                 out.append(r)
     for row, page, _, rb, boxes in facts.spec:
