@@ -239,3 +239,80 @@ def test_answer_page_links_citations_to_the_page_viewer(browser, served_data: Pa
         assert page.locator("#answer").count() == 0
         page.close()
         serving.close()
+
+
+def _assert_box_drawn(page, frame: str, selector: str, box, width_pt: float, height_pt: float) -> None:
+    img = _rect(page, f"{frame} img")
+    sx, sy = img["w"] / width_pt, img["h"] / height_pt
+    got = _rect(page, f"{frame} {selector}")
+    x0, y0, x1, y1 = box
+    expected = (img["x"] + x0 * sx, img["y"] + y0 * sy, img["x"] + x1 * sx, img["y"] + y1 * sy)
+    actual = (got["x"], got["y"], got["x"] + got["w"], got["y"] + got["h"])
+    # 2 pt on the page, in displayed pixels
+    tol = 2.0 * sx
+    for e, a in zip(expected, actual, strict=True):
+        assert abs(e - a) <= tol, (expected, actual)
+
+
+def _open_cell_and_check(page, server_url: str, link) -> None:
+    href = link.get_attribute("href")
+    link.click()
+    page.wait_for_selector("rect.cell")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.page-frame img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
+    from urllib.parse import parse_qs, unquote
+
+    path, query = href[2:].split("?", 1)
+    doc_id = unquote(path.split("/")[1])
+    params = {k: v[0] for k, v in parse_qs(query).items()}
+    cell = [float(x) for x in params["cell"].split(",")]
+    detail = httpx.get(f"{server_url}/api/documents/{doc_id}").json()
+    p = int(params["page"])
+    w, h = next((x["width_pt"], x["height_pt"]) for x in detail["pages"] if x["page"] == p)
+    specs = httpx.get(f"{server_url}/api/documents/{doc_id}/specs").json()["specs"]
+    boxes = [c["bbox_pdf"] for v in specs if v["page"] == p for c in v["cells"]]
+    # the link's box is a stored cell box (rounded to 0.01 pt), and the highlight lands on it
+    assert any(all(abs(a - b) <= 0.01 for a, b in zip(cell, bx, strict=True)) for bx in boxes)
+    _assert_box_drawn(page, f'.page-frame[data-page="{p}"]', "rect.cell", cell, w, h)
+
+
+def test_parts_filter_table_cell_opens_the_viewer_on_its_cell(browser, server_url: str, tmp_path: Path) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server_url + "/#/specs")
+    page.wait_for_selector("#spec-where")
+    page.fill("#spec-where", "ESR <= 1 Mohm; operating temperature = -40 to 85")
+    page.fill("#spec-q", "load capacitance below 30 pF")
+    page.press("#spec-q", "Enter")
+    page.wait_for_selector("#spec-table a.speccell")
+    assert "esr <= 1 MΩ" in page.inner_text("#spec-read")
+    page.screenshot(path=str(tmp_path / "parts.png"))
+    links = page.locator("#spec-table a.speccell")
+    n = links.count()
+    assert n >= 2
+    for i in (0, n - 1):  # the first and the last cell of the filter table
+        page.goto(server_url + "/#/specs?where=ESR%20%3C%3D%201%20Mohm%3B%20operating%20temperature%20%3D%20-40%20to%2085&q=load%20capacitance%20below%2030%20pF")
+        page.wait_for_selector("#spec-table a.speccell")
+        _open_cell_and_check(page, server_url, page.locator("#spec-table a.speccell").nth(i))
+    page.screenshot(path=str(tmp_path / "parts-cell.png"))
+    assert not errors, errors
+
+
+def test_compare_view_cell_opens_the_viewer_on_its_cell(browser, server_url: str, tmp_path: Path) -> None:
+    res = httpx.get(f"{server_url}/api/specs", params={"where": "ESR <= 1 Mohm"}).json()
+    parts = [r["part"] for r in res["results"][:2]]
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server_url + "/#/compare")
+    page.wait_for_selector("#cmp-parts")
+    page.fill("#cmp-parts", ", ".join(parts))
+    page.press("#cmp-parts", "Enter")
+    page.wait_for_selector("#cmp-table a.speccell")
+    heads = page.locator("#cmp-table thead th").all_inner_texts()
+    assert [h.split("\n")[0] for h in heads[1:]] == parts
+    page.screenshot(path=str(tmp_path / "compare.png"))
+    _open_cell_and_check(page, server_url, page.locator("#cmp-table a.speccell").first)
+    assert not errors, errors

@@ -55,15 +55,21 @@ def session_results(served_data: Path) -> dict:
             out["bad_type"] = await client.call_tool(
                 "build_evidence_package", {"query": "frequency", "filters": {"block_type": "bogus"}}
             )
+            out["find_parts"] = await client.call_tool(
+                "find_parts", {"where": ["operating temperature = -40 to 85"], "query": "load capacitance below 30 pF"}
+            )
+            out["bad_constraint"] = await client.call_tool("find_parts", {"where": ["ESR <= banana"]})
+            series = out["find_parts"].structured_content["results"][0]["part"]
+            out["compare"] = await client.call_tool("compare_parts", {"parts": [series]})
             out["hit"] = hit
         return out
 
     return asyncio.run(asyncio.wait_for(run(), timeout=240))
 
 
-def test_lists_three_tools(session_results: dict) -> None:
+def test_lists_the_tools(session_results: dict) -> None:
     tools = {t.name: t for t in session_results["tools"].tools}
-    assert set(tools) == {"build_evidence_package", "get_chunk", "get_evidence_image"}
+    assert set(tools) == {"build_evidence_package", "get_chunk", "get_evidence_image", "find_parts", "compare_parts"}
     props = tools["build_evidence_package"].input_schema["properties"]
     assert {"query", "top_k", "filters"} <= set(props)
 
@@ -142,3 +148,16 @@ def test_a_running_server_sees_a_new_index_generation(served_data: Path, tmp_pat
     before, after = asyncio.run(asyncio.wait_for(run(), timeout=240))
     assert "zzq" not in before
     assert after[0] == "zzq"
+
+
+def test_find_parts_and_compare_parts(session_results: dict, served_data: Path) -> None:
+    res = session_results["find_parts"].structured_content
+    assert res["constraints_read"] == ["operating_temperature covers -40 to 85 °C", "load_capacitance <= 30 pF"]
+    svc = LayoutRAG(served_data).find_parts(["operating temperature = -40 to 85"], "load capacitance below 30 pF")
+    assert [r["part"] for r in res["results"]] == [r.part for r in svc.results]
+    met = [m for r in res["results"] for m in r["matches"] if m["status"] == "meets"]
+    assert met and all(v["cells"] and len(v["cells"][0]["bbox_pdf"]) == 4 for m in met for v in m["values"])
+    bad = session_results["bad_constraint"]
+    assert bad.is_error and "'banana' is not a number" in _text(bad)
+    cmp = session_results["compare"].structured_content
+    assert len(cmp["parts"]) == 1 and cmp["rows"]

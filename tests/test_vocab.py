@@ -14,7 +14,16 @@ from layoutrag.chunking.card import _REFINE, _vendor, build_card, part_like_toke
 from layoutrag.index.tokenizer import PartAwareTokenizer, normalize_text
 from layoutrag.records import Page
 
-COLUMNS = {"vendors.tsv": 2, "product_types.tsv": 2, "packages.tsv": 1, "standards.tsv": 1, "units.tsv": 1}
+COLUMNS = {
+    "vendors.tsv": 2,
+    "product_types.tsv": 2,
+    "packages.tsv": 1,
+    "standards.tsv": 1,
+    "units.tsv": 1,
+    "spec_parameters.tsv": 4,
+    "spec_units.tsv": 3,
+}
+CASE_SENSITIVE = {"spec_units.tsv"}  # mΩ and MΩ are two units
 
 
 def _text(name: str) -> str:
@@ -38,7 +47,7 @@ def test_every_file_has_unique_non_blank_entries(name):
     rows = [x.split("\t") for x in _text(name).splitlines() if x.strip() and not x.startswith("#")]
     assert rows, name
     assert all(len(r) == COLUMNS[name] and all(f and f == f.strip() for f in r) for r in rows), name
-    keys = [r[0].lower() for r in rows]
+    keys = [r[0] if name in CASE_SENSITIVE else r[0].lower() for r in rows]
     assert len(keys) == len(set(keys)), [k for k in keys if keys.count(k) > 1]
     assert vocab.read_table(name, COLUMNS[name]) == tuple(tuple(r) for r in rows)
 

@@ -5,11 +5,13 @@
     ingest_and_chunk(...)                      the same without the index step
     reindex(data_root, settings=...)           a new index generation from what is stored
     import_chunks(file, data_root, settings=...)   chunk records made elsewhere, then the index
+    build_specs(data_root)                     the spec stage alone over every chunked document
 
 Every front (CLI, `layoutrag.LayoutRAG`, demo, evaluation variants, test fixtures) calls these;
 the stages below never call each other upwards (ingest knows nothing of chunking, chunking nothing
 of the index). Per document the job is ``ingest_document`` then ``chunk_and_save``, in the same
-worker, so a document's chunks are written as soon as it is ingested.
+worker, so a document's chunks are written as soon as it is ingested; then the spec stage
+(``specs_and_save``: chunks.json -> specs.json, parametric values with their cell boxes).
 
 Bad input never stops the batch: a document that cannot be ingested or chunked gets
 ``status="failed"`` and a one-line reason in ``ingest-report.json``; other documents go on.
@@ -42,11 +44,13 @@ from layoutrag.storage import DataDir, atomic_write_json, atomic_write_text, che
 __all__ = [
     "BuildResult",
     "build",
+    "build_specs",
     "chunk_document",
     "import_chunks",
     "ingest_and_chunk",
     "process_document",
     "reindex",
+    "spec_document",
     "remove_documents",
     "stored_sources",
 ]
@@ -69,15 +73,48 @@ class BuildResult:
 
 # --------------------------------------------------------------------------- one document
 def chunk_document(doc: Document, data: DataDir, settings: Settings) -> int:
-    """The chunking stage for one ingested document (resumable itself); DocumentError on failure."""
+    """The chunking stage for one ingested document, then its spec stage (each resumable itself);
+    DocumentError on failure."""
     from layoutrag.chunking.pipeline import chunk_and_save
 
     try:
-        return int(chunk_and_save(doc, data, settings))
+        n = int(chunk_and_save(doc, data, settings))
     except LayoutragError as e:
         raise DocumentError(f"chunking failed: {one_line(e)}") from None
     except Exception as e:  # noqa: BLE001 - a neighbour's bug must not crash the batch
         raise DocumentError(f"chunking failed: {type(e).__name__}: {one_line(e)}") from None
+    spec_document(doc.doc_id, data)
+    return n
+
+
+def spec_document(doc_id: str, data: DataDir) -> int:
+    """The spec stage for one chunked document (chunks.json -> specs.json, resumable); DocumentError
+    on failure."""
+    from layoutrag.chunking.specs import specs_and_save
+
+    try:
+        return specs_and_save(data, doc_id)
+    except LayoutragError as e:
+        raise DocumentError(f"spec stage failed: {one_line(e)}") from None
+    except Exception as e:  # noqa: BLE001 - a neighbour's bug must not crash the batch
+        raise DocumentError(f"spec stage failed: {type(e).__name__}: {one_line(e)}") from None
+
+
+def build_specs(data_root: Path) -> tuple[int, int, list[tuple[str, str]]]:
+    """Run the spec stage over every chunked document of a data dir (documents chunked before the
+    stage existed, or after a change of it): (documents, values, [(doc_id, error)])."""
+    data = DataDir(data_root)
+    n_docs = n_values = 0
+    errors: list[tuple[str, str]] = []
+    for doc_id in data.doc_ids():
+        if not data.chunks_json(doc_id).exists():
+            continue
+        try:
+            n_values += spec_document(doc_id, data)
+            n_docs += 1
+        except DocumentError as e:
+            errors.append((doc_id, one_line(e)))
+    return n_docs, n_values, errors
 
 
 def process_document(

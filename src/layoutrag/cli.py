@@ -221,6 +221,118 @@ def chunks(
     print_chunks(doc, data=_data(data), as_json=as_json, console=console)
 
 
+# --------------------------------------------------------------------------- specs (issue 16)
+def _num(v: float | None, unit: str) -> str:
+    from layoutrag.specs import format_quantity
+
+    return "" if v is None else format_quantity(v, unit)
+
+
+@command(input_error_code=2)
+def specs(
+    doc: Annotated[str | None, typer.Argument(help="Doc id or PDF file name: list its spec values.")] = None,
+    where: Annotated[
+        list[str] | None, typer.Option("--where", "-w", help="A constraint, e.g. 'ESR <= 50 kohm' (repeatable).")
+    ] = None,
+    query: Annotated[
+        str | None, typer.Option("--query", "-q", help="Constraints in words: '32.768 kHz crystal ESR below 50k'.")
+    ] = None,
+    product_type: Annotated[str | None, typer.Option("--type", help="Only this product type (crystal, TCXO, ...).")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="Results at most.")] = 50,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Run the spec stage over every chunked document first.")] = False,
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
+) -> None:
+    """Spec values as data: a document's values (each with its table cell), or the parts whose
+    values meet --where / --query constraints, ranked by constraints met."""
+    import json
+
+    from layoutrag.service import LayoutRAG
+
+    s = _settings()
+    root = _data(data, s)
+    if rebuild:
+        from layoutrag.build import build_specs
+
+        n_docs, n_values, errors = build_specs(root)
+        for d, e in errors:
+            err.print(f"[red]failed[/red] {escape(f'{d}: {e}')}", highlight=False)
+        console.print(f"spec stage: {n_values} values from {n_docs} documents, {len(errors)} failed")
+        if doc is None and not where and not query:
+            raise typer.Exit(1 if errors else 0)
+    idx = LayoutRAG(root, settings=s)
+    if doc is not None and not where and not query:
+        values = idx.specs(doc)
+        if as_json:
+            print(json.dumps([v.model_dump(mode="json") for v in values], ensure_ascii=False, indent=1))
+            return
+        for v in values:
+            nums = " / ".join(f"{k} {_num(x, v.unit)}" for k, x in (("min", v.min), ("typ", v.typ), ("max", v.max)) if x is not None)
+            box = ",".join(f"{x:.0f}" for x in v.cells[0].bbox_pdf) if v.cells else ""
+            console.print(
+                f"p{v.page} [bold]{escape(v.part)}[/bold] {escape(v.parameter)} ({escape(v.parameter_printed)}) "
+                f"{escape(nums)}  [dim]printed {escape(v.value_text)} {escape(v.unit_printed)}  cell [{box}] {v.table}[/dim]",
+                highlight=False,
+            )
+        console.print(f"{len(values)} values")
+        return
+    if doc is not None:
+        raise InputError("give either a document (to list its values) or --where/--query (to find parts), not both")
+    res = idx.find_parts(where, query, product_type=product_type, limit=limit)
+    if as_json:
+        print(res.model_dump_json(indent=1))
+        return
+    from layoutrag.specs import describe_constraint
+
+    console.print("constraints: " + "; ".join(describe_constraint(c) for c in res.constraints), highlight=False)
+    if res.product_type:
+        console.print(f"type: {res.product_type}", highlight=False)
+    if res.unparsed:
+        console.print(f"[dim]not read as a constraint: {escape(res.unparsed)}[/dim]", highlight=False)
+    for r in res.results:
+        console.print(
+            f"[bold]{escape(r.part)}[/bold] [dim]{escape(r.file_name)} ({escape(r.product_type)})[/dim] "
+            f"met {r.n_met}/{len(r.matches)}, failed {r.n_failed}, unknown {r.n_unknown}",
+            highlight=False,
+        )
+        for m in r.matches:
+            ev = "; ".join(
+                f"{v.value_text} {v.unit_printed} (p{v.page} [{','.join(f'{x:.0f}' for x in v.cells[0].bbox_pdf)}])"
+                for v in m.values[:3]
+                if v.cells
+            )
+            console.print(f"    {m.status:7s} {escape(m.constraint)}  {escape(ev)}", highlight=False)
+    console.print(f"{len(res.results)} results")
+
+
+@command(input_error_code=2)
+def compare(
+    parts: Annotated[list[str], typer.Argument(help="Part numbers, series or PDF file names.")],
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """Parameters as rows, parts as columns; each cell a value with its page and cell box."""
+    from rich.table import Table
+
+    from layoutrag.service import LayoutRAG
+
+    s = _settings()
+    cmp = LayoutRAG(_data(data, s), settings=s).compare_parts(parts)
+    if as_json:
+        print(cmp.model_dump_json(indent=1))
+        return
+    t = Table("parameter", *cmp.parts)
+    for row in cmp.rows:
+        t.add_row(
+            row.parameter,
+            *(
+                "\n".join(f"{v.value_text} {v.unit_printed} (p{v.page})" for v in cell) or "-"
+                for cell in row.cells
+            ),
+        )
+    console.print(t)
+
+
 # --------------------------------------------------------------------------- search (issue 4)
 @command(input_error_code=2)
 def search(

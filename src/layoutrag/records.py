@@ -11,6 +11,8 @@ Record tree::
     Chunk ── regions: list[Region], rows: list[TableRow]
     EvidencePackage(Chunk) + query-time scores
     IngestResult                        (one line of the ingest report)
+    DocSpecs ── specs: list[SpecValue] ── cells: list[SpecCell]   (parametric values, per document)
+    SpecConstraint, SpecSearchResult, SpecComparison               (parametric queries and answers)
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ __all__ = [
     "Record",
     "Region",
     "SearchFilters",
+    "SpecCell",
+    "SpecCompareRow",
+    "SpecComparison",
+    "SpecConstraint",
+    "SpecMatch",
+    "SpecPartResult",
+    "SpecSearchResult",
+    "SpecValue",
+    "DocSpecs",
     "TableRow",
     "Word",
 ]
@@ -210,6 +221,7 @@ class TableRow(Record):
     cells: list[str] = Field(default_factory=list)
     text: str = ""
     is_header: bool = False
+    cell_boxes: list[BBox] = Field(default_factory=list)  # one per cell when known (chunk-11 on), else []
 
 
 class Chunk(Record):
@@ -295,3 +307,94 @@ class IngestResult(Record):
     chunks: int = 0
     seconds: float = 0.0
     error: str | None = None
+
+
+# --------------------------------------------------------------------------- parametric values
+SpecRole = Literal["min", "typ", "max", "value"]
+
+
+class SpecCell(Record):
+    """One printed table cell a value was read from."""
+
+    role: SpecRole
+    text: str
+    bbox_pdf: BBox
+
+
+class SpecValue(Record):
+    """One spec value read from a table row, traceable to its cells. Numbers are in `unit`, the
+    canonical SI unit (Hz, F, ohm, V, A, W, s, °C, ppm, ...); a ``±x`` is ``min=-x, max=x``."""
+
+    doc_id: str
+    part: str  # the part or series the row applies to
+    parameter: str  # canonical id (data/spec_parameters.tsv), else the printed name normalised
+    parameter_printed: str
+    known: bool = True  # `parameter` is a canonical id
+    symbol: str = ""
+    conditions: str = ""
+    min: float | None = None
+    typ: float | None = None
+    max: float | None = None
+    unit: str = ""  # canonical
+    unit_printed: str = ""
+    value_text: str = ""  # the value cells as printed, " / " between them
+    footnotes: list[str] = Field(default_factory=list)  # markers printed next to a number, kept apart
+    page: int
+    row_bbox_pdf: BBox
+    cells: list[SpecCell] = Field(default_factory=list)
+    chunk_id: str = ""
+    table: Literal["characteristics", "ratings", "ordering"] = "characteristics"  # absolute maximum ratings apart
+
+
+class DocSpecs(Record):
+    """The content of ``docs/{doc_id}/specs.json``."""
+
+    key: str
+    doc_id: str
+    specs: list[SpecValue] = Field(default_factory=list)
+
+
+class SpecConstraint(Record):
+    """``parameter op value [unit]``; op is one of <=, <, >=, >, =, range (lo..hi)."""
+
+    parameter: str
+    op: Literal["<=", "<", ">=", ">", "=", "range"]
+    value: float
+    value2: float | None = None  # the upper end of a range
+    unit: str = ""  # canonical
+    text: str = ""  # as the user wrote it, or the part of the query it was read from
+
+
+class SpecMatch(Record):
+    constraint: str  # specs.describe_constraint: "esr <= 50 kΩ"
+    status: Literal["meets", "fails", "unknown"]
+    values: list[SpecValue] = Field(default_factory=list)  # the evidence (empty when unknown)
+
+
+class SpecPartResult(Record):
+    doc_id: str
+    part: str
+    file_name: str = ""
+    product_type: str = ""
+    n_met: int = 0
+    n_failed: int = 0
+    n_unknown: int = 0
+    matches: list[SpecMatch] = Field(default_factory=list)
+
+
+class SpecSearchResult(Record):
+    constraints: list[SpecConstraint] = Field(default_factory=list)
+    product_type: str | None = None
+    unparsed: str = ""  # what of a natural query was not read as a constraint
+    results: list[SpecPartResult] = Field(default_factory=list)
+
+
+class SpecCompareRow(Record):
+    parameter: str
+    cells: list[list[SpecValue]] = Field(default_factory=list)  # one list per part (column)
+
+
+class SpecComparison(Record):
+    parts: list[str] = Field(default_factory=list)  # column heads as asked
+    doc_ids: list[str] = Field(default_factory=list)
+    rows: list[SpecCompareRow] = Field(default_factory=list)

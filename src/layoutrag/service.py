@@ -20,7 +20,17 @@ from pathlib import Path
 
 from layoutrag.config import Settings, load_settings
 from layoutrag.errors import InputError, LayoutragError, NotFoundError
-from layoutrag.records import Chunk, DocChunks, Document, DocumentCard, EvidencePackage, SearchFilters
+from layoutrag.records import (
+    Chunk,
+    DocChunks,
+    Document,
+    DocumentCard,
+    EvidencePackage,
+    SearchFilters,
+    SpecComparison,
+    SpecSearchResult,
+    SpecValue,
+)
 from layoutrag.storage import DataDir, check_id
 
 __all__ = ["LayoutRAG", "open_index", "validate_query"]
@@ -266,6 +276,95 @@ class LayoutRAG:
         if not path.exists():
             raise NotFoundError(f"unknown document: {doc_id}")
         return Document.model_validate_json(path.read_text(encoding="utf-8"))
+
+    # --- parametric values (docs/*/specs.json) ---------------------------------------------
+    def _spec_store(self):  # noqa: ANN202 - layoutrag.parametric.SpecStore, cached per index generation
+        from layoutrag.parametric import load_spec_store
+
+        key = self.generation()
+        cached = self.__dict__.get("_specs_cache")
+        if cached is None or cached[0] != key:
+            cached = (key, load_spec_store(self.data))
+            self.__dict__["_specs_cache"] = cached
+        return cached[1]
+
+    def specs(self, doc_id: str) -> list[SpecValue]:
+        """A document's spec values, each with its cells' boxes (NotFoundError when the document
+        has no spec stage output: run `build_specs`, or ingest again)."""
+        from layoutrag.chunking.specs import load_doc_specs
+
+        return load_doc_specs(self.data, self.resolve_spec_doc(doc_id)).specs
+
+    def resolve_spec_doc(self, doc: str) -> str:
+        """A doc id or the PDF's file name, among the documents with spec values, to a doc id (no
+        index needed)."""
+        store = self._spec_store()
+        if doc in store.cards:
+            return doc
+        name = Path(doc).name
+        for d, card in store.cards.items():
+            if card.file_name == name:
+                return d
+        check_id(doc, "document")
+        raise NotFoundError(f"no spec values for document {doc[:80]} (not ingested, or its spec stage not run)")
+
+    def find_parts(
+        self,
+        where: Sequence[str] | None = None,
+        query: str | None = None,
+        *,
+        product_type: str | None = None,
+        limit: int = 50,
+    ) -> SpecSearchResult:
+        """Parts and series whose spec values meet the constraints: ``where`` strings ("ESR <= 50
+        kohm"; a bad one is a one-line InputError) and those read from a natural `query`; the
+        constraints as read are returned with the results."""
+        from layoutrag.parametric import find_parts, parse_constraints
+
+        if query is not None:
+            validate_query(query, max_chars=self.settings.search.max_query_chars)
+        if not 1 <= int(limit) <= 500:
+            raise InputError("limit must be between 1 and 500")
+        store = self._spec_store()
+        cons, ptype, rest = parse_constraints(list(where or []), query, store.product_types())
+        ptype = product_type or ptype
+        if ptype and ptype.lower() not in {t.lower() for t in store.product_types()} | {"oscillator"}:
+            raise InputError(f"unknown product type {ptype!r}; known: {', '.join(store.product_types())}")
+        return find_parts(store, cons, product_type=ptype, unparsed=rest, limit=int(limit))
+
+    def compare_parts(self, parts: Sequence[str]) -> SpecComparison:
+        """Parameters as rows, the named parts (part numbers, series or file names) as columns."""
+        from layoutrag.parametric import compare_parts
+
+        return compare_parts(self._spec_store(), [str(p) for p in parts])
+
+    def crop_png(self, doc_id: str, page: int, bbox: Sequence[float], *, pad: float = 6.0) -> bytes:
+        """A PNG of one page region (PDF points, top-left origin) with `pad` points around it: the
+        evidence crop of a spec cell."""
+        import io
+
+        from PIL import Image
+
+        if len(bbox) != 4 or not all(isinstance(x, int | float) for x in bbox):
+            raise InputError("bbox must be four numbers x0,y0,x1,y1 in PDF points")
+        x0, y0, x1, y1 = (float(x) for x in bbox)
+        if not (x1 > x0 and y1 > y0):
+            raise InputError("bbox must have x1 > x0 and y1 > y0")
+        dpi = self.settings.render.dpi
+        path = self.page_image(doc_id, page, dpi=dpi)
+        s = dpi / 72.0
+        with Image.open(path) as im:
+            box = (
+                max(0, int((x0 - pad) * s)),
+                max(0, int((y0 - pad) * s)),
+                min(im.width, int((x1 + pad) * s) + 1),
+                min(im.height, int((y1 + pad) * s) + 1),
+            )
+            if box[2] <= box[0] or box[3] <= box[1]:
+                raise InputError("bbox lies outside the page")
+            out = io.BytesIO()
+            im.crop(box).save(out, format="PNG")
+        return out.getvalue()
 
     # --- images ---------------------------------------------------------------------------
     def evidence_image(self, chunk_id: str) -> Path:

@@ -10,6 +10,8 @@ order decides. Each function reads its file once and returns an immutable struct
 - ``packages.tsv`` -> `package_prefixes()`: SOT, SOIC, QFN, ... (chunking/card.py)
 - ``standards.tsv`` -> `standard_prefixes()`: J-STD, IEC, AEC-Q, ... (chunking/card.py)
 - ``units.tsv`` -> `units()`: ghz, ppm, °c, ... (index/tokenizer.py; frozen with the tokenizer)
+- ``spec_parameters.tsv`` -> `spec_parameters()`: canonical parameters, names (en/zh), symbols (specs.py)
+- ``spec_units.tsv`` -> `spec_units()`: printed unit -> (canonical SI unit, factor) (specs.py)
 """
 
 from __future__ import annotations
@@ -26,12 +28,22 @@ __all__ = [
     "parse_table",
     "product_types",
     "read_table",
+    "spec_parameters",
+    "spec_units",
     "standard_prefixes",
     "units",
     "vendors",
 ]
 
-FILES = ("vendors.tsv", "product_types.tsv", "packages.tsv", "standards.tsv", "units.tsv")
+FILES = (
+    "vendors.tsv",
+    "product_types.tsv",
+    "packages.tsv",
+    "standards.tsv",
+    "units.tsv",
+    "spec_parameters.tsv",
+    "spec_units.tsv",
+)
 
 # names spliced into a regex alternation as written: no character that means anything there
 # ("-" is literal outside a character class)
@@ -99,3 +111,19 @@ def units() -> tuple[str, ...]:
     """Units of value tokens as `normalize_text` leaves them (ghz, ppm, °c, ...), in alternation
     order: a unit before any shorter unit it begins with."""
     return _literals("units.tsv")
+
+
+@cache
+def spec_parameters() -> tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...]:
+    """(canonical id, canonical unit or "-", names (en and zh, lower case), symbols), in file order."""
+    out = []
+    for pid, unit, names, symbols in read_table("spec_parameters.tsv", 4):
+        syms = () if symbols == "-" else tuple(s for s in symbols.split("|") if s)
+        out.append((pid, unit, tuple(n.strip().lower() for n in names.split("|") if n.strip()), syms))
+    return tuple(out)
+
+
+@cache
+def spec_units() -> Mapping[str, tuple[str, float]]:
+    """Printed unit (exact case) -> (canonical SI unit, factor to it), in file order."""
+    return MappingProxyType({p: (c, float(f)) for p, c, f in read_table("spec_units.tsv", 3)})

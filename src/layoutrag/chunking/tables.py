@@ -130,6 +130,7 @@ def rows_from_pymupdf(
                             page=page_no,
                             bbox_pdf=hbox,
                             cells=external,
+                            cell_boxes=_cell_boxes(page, list(getattr(hdr, "cells", []) or []), hbox, len(external)),
                             text=" | ".join(n for n in external if n),
                             is_header=True,
                         )
@@ -149,11 +150,26 @@ def rows_from_pymupdf(
                     page=page_no,
                     bbox_pdf=_to_display(page, row.bbox),
                     cells=texts,
+                    cell_boxes=_cell_boxes(page, list(row.cells), _to_display(page, row.bbox), len(texts)),
                     text=" | ".join(c for c in texts if c),
                     is_header=(ri == 0 and first_is_header),
                 )
             )
     return rows, header
+
+
+def _cell_boxes(page: pymupdf.Page, cells: list[object], row_box: BBox, n: int) -> list[BBox]:
+    """One displayed-space box per cell; a cell find_tables leaves out (None: covered by a span
+    from its left) gets the box of the cell that spans it. [] when they cannot be paired."""
+    if len(cells) != n:
+        return []
+    out: list[BBox] = []
+    for c in cells:
+        if c is None:
+            out.append(out[-1] if out else row_box)
+        else:
+            out.append(_to_display(page, c))
+    return out
 
 
 def _looks_like_header(cells: list[str]) -> bool:
@@ -258,7 +274,13 @@ def rows_from_words(
             cells[sum(1 for c in cuts if c < cx)].append(w)
         texts = [" ".join(w.text for w in _reading(c)) for c in cells]
         rb = union_box(w.bbox_pdf for w in band)
-        rows.append(TableRow(page=page_no, bbox_pdf=rb, cells=texts, text=" | ".join(t for t in texts if t)))
+        edges = [bx0, *cuts, bx1]
+        boxes = [Box(round(a, 2), rb.y0, round(b, 2), rb.y1) for a, b in zip(edges, edges[1:], strict=False)]
+        rows.append(
+            TableRow(
+                page=page_no, bbox_pdf=rb, cells=texts, text=" | ".join(t for t in texts if t), cell_boxes=boxes
+            )
+        )
     header: list[str] = []
     if len(rows) >= 2:
         rows[0].is_header = True

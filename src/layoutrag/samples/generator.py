@@ -4,7 +4,9 @@
 
 writes ``{vendor}_{series}.pdf`` files, ``ground_truth.jsonl`` (one layout element a line: doc, page,
 label, bbox in PDF points top-left origin, text, role), ``queries.jsonl`` (region-annotated queries,
-DESIGN.md format) and ``documents.jsonl`` (one line per document: vendor, series, part numbers).
+DESIGN.md format), ``documents.jsonl`` (one line per document: vendor, series, part numbers) and
+``specs_truth.jsonl`` (every spec value printed in a table cell, with its parameter, number, unit and
+cell box: samples/spectruth.py).
 
 Deterministic: a (seed, document index) pair seeds its own `random.Random`, so the same seed gives
 byte-identical ground truth and PDFs with identical text and geometry.
@@ -30,6 +32,7 @@ from layoutrag.samples import drawings
 from layoutrag.samples.pagekit import GREY, Canvas, GTElement, TableBox
 from layoutrag.samples.queries import Facts, QueryRecord, make_queries
 from layoutrag.samples.spec import DocSpec, OrderRow
+from layoutrag.samples.spectruth import spec_truth
 from layoutrag.samples.vocab import (
     APPLICATIONS,
     FEATURES,
@@ -226,6 +229,7 @@ def _abs_max(cv: Canvas, d: DocSpec, y: float, facts: Facts) -> float:
         amr.insert(0, ["Supply voltage", "-0.3 to +6.0" if d.kind == "rtc" else "-0.5 to +4.0", "V"])
     tb = _table(cv, MARGIN, y, [170, 150, 50], ["Item", "Rating", "Unit"], amr, "abs_max")
     facts.abs_max = (1, tb.bbox, amr)
+    facts.abs_max_rows = list(zip(tb.row_boxes, tb.cell_boxes, strict=True))
     return tb.bbox[3]
 
 
@@ -636,6 +640,7 @@ def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:
     gt_lines: list[str] = []
     q_lines: list[str] = []
     doc_lines: list[str] = []
+    spec_lines: list[str] = []
     n_pages = 0
     for i in range(n):
         d = plan_document(i, seed, used)
@@ -655,6 +660,7 @@ def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:
                     ensure_ascii=False,
                 )
             )
+        spec_lines += [json.dumps(t, ensure_ascii=False) for t in spec_truth(d, facts)]
         rng = random.Random(f"layoutrag-queries/{seed}/{i}")
         queries = make_queries(d, facts, rng, prefix=f"s{seed}-{i:03d}")
         _pin_answers(out / d.file_name, queries, facts)
@@ -678,6 +684,7 @@ def generate_corpus(out: Path, *, n: int = 30, seed: int = 0) -> str:
     (out / "ground_truth.jsonl").write_text("\n".join(gt_lines) + "\n", encoding="utf-8")
     (out / "queries.jsonl").write_text("\n".join(q_lines) + "\n", encoding="utf-8")
     (out / "documents.jsonl").write_text("\n".join(doc_lines) + "\n", encoding="utf-8")
+    (out / "specs_truth.jsonl").write_text("\n".join(spec_lines) + "\n", encoding="utf-8")
     return (
         f"wrote {n} datasheets ({n_pages} pages), {len(gt_lines)} ground-truth elements and "
         f"{len(q_lines)} queries to {out}"

@@ -53,6 +53,7 @@ class Facts:
     description: Located[str] | None = None
     packaging: Located[str] | None = None  # reel quantity as printed
     abs_max: Located[list[Cells]] | None = None
+    abs_max_rows: list[tuple[BBox, list[BBox]]] = field(default_factory=list)  # row box, cell text boxes
     i2c: Located[str] | None = None  # slave address as printed
     scanned_pages: list[int] = field(default_factory=list)
     ink: InkBox | None = None  # generator.InkMap: shrinks boxes to the printed ink

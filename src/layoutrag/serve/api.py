@@ -416,6 +416,54 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         body["hits"] = [h.model_dump(mode="json") for h in hits]
         return JSONResponse(body, headers=NO_STORE)
 
+    @app.get("/api/specs", tags=["specs"])
+    def find_parts(
+        svc: Svc,
+        where: Annotated[
+            list[str] | None, Query(max_length=200, description="Constraints, e.g. 'ESR <= 50 kohm' (repeatable).")
+        ] = None,
+        q: Annotated[str | None, Query(max_length=max_q, description="Constraints in words.")] = None,
+        type: Annotated[str | None, Query(max_length=40, description="Product type.")] = None,  # noqa: A002
+        limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    ) -> JSONResponse:
+        """Parametric search: parts and series whose spec values meet the constraints, ranked by
+        constraints met; the constraints as read come back with them; every value names its cells."""
+        res = svc.find_parts(where or [], q or None, product_type=type or None, limit=limit)
+        from layoutrag.specs import describe_constraint
+
+        body = res.model_dump(mode="json")
+        body["constraints_read"] = [describe_constraint(c) for c in res.constraints]
+        return JSONResponse(body, headers=NO_STORE)
+
+    @app.get("/api/compare", tags=["specs"])
+    def compare(
+        svc: Svc, part: Annotated[list[str], Query(max_length=200, description="Parts to compare (repeatable).")]
+    ) -> JSONResponse:
+        """Parameters as rows, parts as columns; each cell the values with their cell boxes."""
+        return JSONResponse(svc.compare_parts(part).model_dump(mode="json"), headers=NO_STORE)
+
+    @app.get("/api/documents/{doc_id}/specs", tags=["specs"], responses=_errors(404))
+    def doc_specs(svc: Svc, doc_id: str) -> JSONResponse:
+        """A document's spec values, each with its row box and its cells' boxes."""
+        check_id(doc_id, "document")
+        values = svc.specs(doc_id)
+        return JSONResponse({"doc_id": doc_id, "specs": [v.model_dump(mode="json") for v in values]})
+
+    @app.get("/api/documents/{doc_id}/crop.png", tags=["specs"], responses=_errors(404, 422))
+    def crop_png(
+        svc: Svc,
+        doc_id: str,
+        page: Annotated[int, Query(ge=1, le=MAX_PAGE)],
+        bbox: Annotated[str, Query(max_length=100, description="x0,y0,x1,y1 in PDF points.")],
+    ) -> Response:
+        """The evidence crop of one page region (a spec value's cell)."""
+        check_id(doc_id, "document")
+        try:
+            box = [float(x) for x in bbox.split(",")]
+        except ValueError:
+            raise InputError("bbox must be four numbers x0,y0,x1,y1 in PDF points") from None
+        return Response(svc.crop_png(doc_id, page, box), media_type="image/png", headers=REVALIDATE)
+
     @app.get("/api/chunks/{chunk_id}", tags=["records"], responses=_errors(404))
     def chunk(svc: Svc, chunk_id: str) -> JSONResponse:
         """One chunk (the evidence-package fields without query-time scores)."""

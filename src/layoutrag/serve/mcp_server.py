@@ -1,8 +1,10 @@
-"""MCP server (official `mcp` SDK 2.x, stdio): the core service as three tools for agents.
+"""MCP server (official `mcp` SDK 2.x, stdio): the core service as tools for agents.
 
     build_evidence_package(query, top_k, filters) -> {"query", "hits": [evidence package, ...]}
     get_chunk(chunk_id)                          -> one chunk record
     get_evidence_image(chunk_id)                 -> the merged evidence image (image content)
+    find_parts(where, query, product_type)       -> parts meeting spec constraints, with evidence cells
+    compare_parts(parts)                         -> parameters x parts, each cell values with their cells
 
 A LayoutragError becomes a tool error (`isError: true`) whose text is the error's one-line
 message, so the calling model can read what went wrong; anything else is reported by the SDK
@@ -30,7 +32,9 @@ __all__ = ["EvidenceFilters", "create_mcp_server", "run_stdio"]
 INSTRUCTIONS = """layoutrag searches engineering datasheets (crystals, oscillators, RTCs, ...).
 Call build_evidence_package with a question or a part number; each hit is a page region with its
 document, page, PDF-point boxes, text, table rows and an evidence image. Quote values from
-`native_text` or `rows` and cite the document and page. get_evidence_image shows the region."""
+`native_text` or `rows` and cite the document and page. get_evidence_image shows the region.
+find_parts answers parametric questions ("ESR <= 50 kohm", "load capacitance = 12.5 pF") with
+parts and the table cells their values come from; compare_parts puts parts side by side."""
 
 
 class EvidenceFilters(BaseModel):
@@ -124,6 +128,35 @@ def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> M
         if not path.is_file():
             raise _tool_error(NotFoundError(f"no evidence image for chunk {chunk_id}"))
         return Image(path=path)
+
+    @server.tool(
+        description="Parametric search: parts/series whose spec values meet constraints. `where`: "
+        "constraints like 'ESR <= 50 kohm', 'load capacitance = 12.5 pF', 'operating temperature = -40 to 85'; "
+        "`query`: the same in words ('32.768 kHz crystal ESR below 50k'). Returns the constraints as read "
+        "and results ranked by constraints met (meets / fails / unknown), each value with page and cell boxes."
+    )
+    def find_parts(
+        where: list[str] | None = None, query: str | None = None, product_type: str | None = None, limit: int = 20
+    ) -> dict[str, Any]:
+        try:
+            from layoutrag.specs import describe_constraint
+
+            res = fresh().find_parts(where or [], query, product_type=product_type, limit=limit)
+        except LayoutragError as e:
+            raise _tool_error(e) from None
+        body = res.model_dump(mode="json")
+        body["constraints_read"] = [describe_constraint(c) for c in res.constraints]
+        return body
+
+    @server.tool(
+        description="Compare parts (part numbers, series or PDF file names): parameters as rows, parts as "
+        "columns, each cell the printed values with page and cell boxes."
+    )
+    def compare_parts(parts: list[str]) -> dict[str, Any]:
+        try:
+            return fresh().compare_parts(parts).model_dump(mode="json")
+        except LayoutragError as e:
+            raise _tool_error(e) from None
 
     return server
 

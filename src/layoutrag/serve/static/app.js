@@ -1,7 +1,8 @@
 /* layoutrag web UI: search, page viewer with on-page evidence, document tree, chunk browser, answers.
    Plain JS, no build step. Routes live in the URL hash:
      #/search?q=&type=&doc=&k=    #/answer?q=    #/docs
-     #/doc/{doc_id}?page=N&chunk=ID&row=R&types=a,b     #/chunks/{doc_id}?type=table
+     #/doc/{doc_id}?page=N&chunk=ID&row=R&types=a,b&cell=x0,y0,x1,y1     #/chunks/{doc_id}?type=table
+     #/specs?q=&where=a;b&type=     #/compare?parts=A,B
    Boxes are drawn as SVG whose viewBox is the page size in PDF points, laid over the page image. */
 "use strict";
 
@@ -325,6 +326,7 @@ async function viewDoc(docId, params) {
   const activeTypes = new Set(params.types ? params.types.split(",") : allTypes);
   const nPages = detail.pages.length ? Math.max(...detail.pages.map((p) => p.page)) : 1;
   const page = Math.min(Math.max(1, Number(params.page) || (chunk ? chunk.page : 1)), nPages);
+  const cell = params.cell ? params.cell.split(",").map(Number) : null;  // a spec value's cell (PDF points)
   // a chunk shown on its own first page brings every page it spans (a table continued over a page break)
   const shown = chunk && page === chunk.page ? pagesOf(chunk) : [page];
   const withParams = (p) => "#/doc/" + encodeURIComponent(docId) + qs(p);
@@ -349,6 +351,7 @@ async function viewDoc(docId, params) {
       const row = rowIdx != null ? chunk.rows[rowIdx] : null;
       if (row && row.page === pg) boxes.push({ bbox: row.bbox_pdf, cls: "row", title: "matched row: " + row.text, row: rowIdx });
     }
+    if (cell && pg === page) boxes.push({ bbox: cell, cls: "cell", title: "spec value cell" });
     const cap = shown.length > 1 ? `<div class="caption">page ${pg}${pg !== chunk.page ? " (continued)" : ""}</div>` : "";
     return `<div class="pagewrap">${cap}${pageFrame(docId, pg, pageSize(detail, pg, chunk), boxes, detail.has_pdf)}</div>`;
   }).join("");
@@ -368,8 +371,8 @@ async function viewDoc(docId, params) {
     </section>
     <aside class="pane details">${chunk ? chunkPanel(chunk, rowIdx, [...also]) : ""}${cardPanel(state.docMap[docId] || detail.card, detail)}</aside>
   </div>`;
-  if (chunk) {
-    const el = app.querySelector("rect.hit");
+  if (chunk || cell) {
+    const el = app.querySelector("rect.cell") || app.querySelector("rect.hit");
     const img = app.querySelector(".page-frame img");
     if (el && img) img.addEventListener("load", () => el.scrollIntoView({ block: "center" }), { once: true });
   }
@@ -394,6 +397,64 @@ async function viewChunks(docId, params) {
   app.querySelectorAll("tr[data-href]").forEach((tr) => tr.addEventListener("click", () => { location.hash = tr.dataset.href; }));
 }
 
+
+// ------------------------------------------------------------------ parametric search and compare
+function cellHref(v, c) {
+  return "#/doc/" + encodeURIComponent(v.doc_id) + qs({ page: v.page, chunk: v.chunk_id || undefined, cell: c.bbox_pdf.map((x) => x.toFixed(2)).join(",") });
+}
+function specValueLinks(values) {
+  if (!values || !values.length) return '<span class="faint">–</span>';
+  return values.slice(0, 4).map((v) => {
+    const c = v.cells[0];
+    const label = `${v.value_text} ${v.unit_printed}`.trim();
+    if (!c) return esc(label);
+    return `<a class="speccell" href="${esc(cellHref(v, c))}" title="${esc(v.parameter_printed + ": " + (v.conditions || ""))} — page ${v.page}">${esc(label)}</a>`;
+  }).join("<br>");
+}
+async function viewSpecs(params) {
+  const where = (params.where || "").split(";").map((x) => x.trim()).filter(Boolean);
+  app.innerHTML = `<div class="narrow"><form id="specform" class="searchform">
+      <input name="q" id="spec-q" placeholder="32.768 kHz crystal ESR below 50k, 12.5 pF" value="${esc(params.q || "")}">
+      <input name="where" id="spec-where" placeholder="ESR <= 50 kohm; load capacitance = 12.5 pF" value="${esc(params.where || "")}">
+      <input name="type" id="spec-type" placeholder="type (crystal, TCXO, …)" value="${esc(params.type || "")}" size="12">
+      <button class="btn" type="submit">Find parts</button></form><div id="specres"></div></div>`;
+  document.getElementById("specform").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    location.hash = "#/specs" + qs({ q: f.get("q"), where: f.get("where"), type: f.get("type") });
+  });
+  if (!params.q && !where.length) return;
+  const u = new URLSearchParams();
+  if (params.q) u.set("q", params.q);
+  for (const w of where) u.append("where", w);
+  if (params.type) u.set("type", params.type);
+  const res = await api("/api/specs?" + u.toString());
+  const cons = res.constraints_read || [];
+  const head = cons.map((c) => `<th>${esc(c)}</th>`).join("");
+  const rows = res.results.map((r) => `<tr><td><b>${esc(r.part)}</b><br><span class="faint">${esc(r.file_name)} · ${esc(r.product_type)}</span></td>
+      <td>${r.n_met}/${r.matches.length}${r.n_failed ? ` <span class="faint">${r.n_failed} failed</span>` : ""}${r.n_unknown ? ` <span class="faint">${r.n_unknown} unknown</span>` : ""}</td>
+      ${r.matches.map((m) => `<td class="st-${esc(m.status)}"><span class="badge">${esc(m.status)}</span> ${specValueLinks(m.values)}</td>`).join("")}</tr>`).join("");
+  document.getElementById("specres").innerHTML = `<p class="muted" id="spec-read">read as: ${cons.map(esc).join("; ")}${res.product_type ? " · type " + esc(res.product_type) : ""}${res.unparsed ? ` · <span class="faint">not read: ${esc(res.unparsed)}</span>` : ""}</p>
+    <table class="grid spectable" id="spec-table"><thead><tr><th>part</th><th>met</th>${head}</tr></thead><tbody>${rows}</tbody></table>
+    <p class="muted">${res.results.length} results · <a href="#/compare${qs({ parts: res.results.slice(0, 4).map((r) => r.part).join(",") })}">compare the first ${Math.min(4, res.results.length)}</a></p>`;
+}
+async function viewCompare(params) {
+  const parts = (params.parts || "").split(",").map((x) => x.trim()).filter(Boolean);
+  app.innerHTML = `<div class="narrow"><form id="cmpform" class="searchform">
+      <input name="parts" id="cmp-parts" placeholder="parts, comma-separated: ABM19, ABLN14-12.000MHZ-K4-T" value="${esc(params.parts || "")}">
+      <button class="btn" type="submit">Compare</button></form><div id="cmpres"></div></div>`;
+  document.getElementById("cmpform").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    location.hash = "#/compare" + qs({ parts: new FormData(ev.target).get("parts") });
+  });
+  if (!parts.length) return;
+  const u = new URLSearchParams();
+  for (const p of parts) u.append("part", p);
+  const cmp = await api("/api/compare?" + u.toString());
+  document.getElementById("cmpres").innerHTML = `<table class="grid spectable" id="cmp-table"><thead><tr><th>parameter</th>${cmp.parts.map((p, i) => `<th>${esc(p)}<br><span class="faint">${esc(docName(cmp.doc_ids[i]))}</span></th>`).join("")}</tr></thead>
+    <tbody>${cmp.rows.map((r) => `<tr><td>${esc(r.parameter)}</td>${r.cells.map((vs) => `<td>${specValueLinks(vs)}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+}
+
 // ------------------------------------------------------------------ router
 async function route() {
   const h = location.hash || "#/search";
@@ -406,6 +467,8 @@ async function route() {
     await loadInfo();
     if (name === "answer") await viewAnswer(params);
     else if (name === "docs") await viewDocs();
+    else if (name === "specs") await viewSpecs(params);
+    else if (name === "compare") await viewCompare(params);
     else if (name === "doc" && parts[1]) await viewDoc(parts[1], params);
     else if (name === "chunks" && parts[1]) await viewChunks(parts[1], params);
     else await viewSearch(params);

@@ -1,0 +1,82 @@
+"""Draw the real-datasheet spec sample for checking: N values from each of the first D documents
+(most values first), with what the PDF's text layer prints in the value's row and cell boxes.
+
+    python benchmarks/spec_real_sample.py DATA_DIR OUT.jsonl [--docs 20] [--per-doc 10] [--seed 0]
+
+Each line: the extracted value (parameter, numbers, unit, printed text, page, boxes) and
+`row_text_pdf` / `cell_text_pdf`: PyMuPDF's words inside the row box and the first cell's box,
+read from the source PDF (not from the chunks), for a person to compare with the parsed value.
+The `verdict` field ("ok" / "wrong: why") is filled in by that person.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import pymupdf
+
+from layoutrag.records import DocChunks, DocSpecs
+
+
+def _text(page: pymupdf.Page, box: list[float]) -> str:
+    r = pymupdf.Rect(box) * page.derotation_matrix
+    words = page.get_text("words", clip=r + (-0.5, -0.5, 0.5, 0.5))
+    return " ".join(w[4] for w in sorted(words, key=lambda w: (round(w[1]), w[0])))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("data", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--docs", type=int, default=20)
+    ap.add_argument("--per-doc", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    docs = []
+    for d in sorted((a.data / "docs").iterdir()):
+        sp = d / "specs.json"
+        if not sp.exists():
+            continue
+        ds = DocSpecs.model_validate_json(sp.read_text(encoding="utf-8"))
+        card = DocChunks.model_validate_json((d / "chunks.json").read_text(encoding="utf-8")).card
+        if len(ds.specs) >= a.per_doc:
+            docs.append((card.file_name, d, ds.specs))
+    rng.shuffle(docs)
+    lines = []
+    for name, d, specs in sorted(docs[: a.docs]):
+        pdf = pymupdf.open(d / "source.pdf")
+        for v in rng.sample(specs, a.per_doc):
+            page = pdf[v.page - 1]
+            lines.append(
+                {
+                    "doc": name,
+                    "page": v.page,
+                    "part": v.part,
+                    "parameter": v.parameter,
+                    "known": v.known,
+                    "parameter_printed": v.parameter_printed,
+                    "symbol": v.symbol,
+                    "min": v.min,
+                    "typ": v.typ,
+                    "max": v.max,
+                    "unit": v.unit,
+                    "value_text": v.value_text,
+                    "unit_printed": v.unit_printed,
+                    "roles": [c.role for c in v.cells],
+                    "cell_bbox": list(v.cells[0].bbox_pdf),
+                    "row_text_pdf": _text(page, list(v.row_bbox_pdf)),
+                    "cell_text_pdf": _text(page, list(v.cells[0].bbox_pdf)),
+                    "verdict": "",
+                }
+            )
+        pdf.close()
+    a.out.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    print(f"{len(lines)} values from {len({x['doc'] for x in lines})} documents -> {a.out}")
+
+
+if __name__ == "__main__":
+    main()

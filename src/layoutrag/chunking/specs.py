@@ -1,0 +1,461 @@
+"""Spec values from a document's table chunks -> ``docs/{doc_id}/specs.json`` (the spec stage).
+
+A table is read when its header names what its columns hold:
+
+- a *long* table (electrical characteristics, absolute maximum ratings): a parameter column and
+  value columns (Min. / Typ. / Max., or one merged "Value" / "Rating" column, sub-headers under a
+  merged "Value" allowed), with optional Symbol, Unit and Conditions columns. One value per row; a
+  row with an empty parameter cell continues the parameter above it (ESR per frequency band).
+- a *wide* table (ordering information): a part-number column and columns named by a parameter
+  ("Frequency", "Stability", "Temp. range"); one value per cell, for the part of its row.
+
+A table continued over a page break is one chunk (chunking.tables) and keeps its header; a header
+row repeated on the next page is skipped. Every value keeps its printed text, its row box and the
+box of each cell it was read from: the rows' ``cell_boxes`` (chunk-11 on), else the cell's words
+found in the row. Numbers, units and parameter names are read by :mod:`layoutrag.specs`.
+
+Resumable: ``DocSpecs.key`` = the chunks' key + ``SPEC_STAGE_VERSION`` + a hash of the parameter
+and unit vocabularies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from layoutrag.errors import NotFoundError
+from layoutrag.geometry import union_box
+from layoutrag.records import (
+    BBox,
+    Chunk,
+    DocChunks,
+    DocSpecs,
+    Document,
+    DocumentCard,
+    SpecCell,
+    SpecValue,
+    TableRow,
+    Word,
+)
+from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value
+from layoutrag.storage import DataDir, atomic_write_json
+
+__all__ = ["SPEC_STAGE_VERSION", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
+
+SPEC_STAGE_VERSION = "specs-2"
+
+_ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (role, re.compile(pat, re.IGNORECASE))
+    for role, pat in (
+        ("min", r"^(min|minimum|最小值?|下限)\.?$"),
+        ("typ", r"^(typ|typical|nom|nominal|典型值?|标准值)\.?$"),
+        ("max", r"^(max|maximum|最大值?|上限)\.?$"),
+        ("unit", r"^(units?|单位)\.?$"),
+        ("symbol", r"^(symbols?|sym\.?|符号|代号)$"),
+        (
+            "conditions",
+            r"^((test )?conditions?|conditions? ?/ ?notes?|notes?|remarks?|comments?|"
+            r"(测试)?条件|备注|说明)\b.*$",
+        ),
+        (
+            "value",
+            r"^(values?|ratings?|max(imum)? ratings?|specs?|specifications?|limits?|spec\.? value|"
+            r"规格|规格值|参数值|数值|额定值|特性值|标称值)\.?( ?\(.*\))?$",
+        ),
+        (
+            "parameter",
+            r"^(parameters?|items?|characteristics?|descriptions?|test items?|specification items?|"
+            r"names?|parameter ?/ ?item|参数|参数名称|项目|特性|名称)\.?$",
+        ),
+        (
+            "part",
+            r"^(part ?(number|no\.?|#)|ordering (code|number|part number)|order(ing)? code|model( number)?|"
+            r"型号|料号|订货号|产品型号)$",
+        ),
+    )
+)
+_VALUE_ROLES = ("min", "typ", "max", "value")
+
+
+@cache
+def _vocab_hash() -> str:
+    """The parameter and unit vocabularies the values were read with: a change re-reads them."""
+    h = hashlib.sha256()
+    for name in ("spec_parameters.tsv", "spec_units.tsv"):
+        h.update((resources.files("layoutrag") / "data" / name).read_bytes())
+    return h.hexdigest()[:12]
+
+
+def specs_json(data: DataDir, doc_id: str) -> Path:
+    return data.doc_dir(doc_id) / "specs.json"
+
+
+def load_doc_specs(data: DataDir, doc_id: str) -> DocSpecs:
+    path = specs_json(data, doc_id)
+    if not path.exists():
+        raise NotFoundError(f"no specs for document {doc_id}")
+    return DocSpecs.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def specs_and_save(data: DataDir, doc_id: str) -> int:
+    """Read the spec values of one chunked document into ``specs.json``; returns the count. Skips
+    the work when the stored specs were made from the current chunks by this stage version."""
+    cpath = data.chunks_json(doc_id)
+    if not cpath.exists():
+        raise NotFoundError(f"no chunks for document {doc_id}")
+    dc = DocChunks.model_validate_json(cpath.read_text(encoding="utf-8"))
+    key = f"{dc.key}+{SPEC_STAGE_VERSION}+{_vocab_hash()}"
+    path = specs_json(data, doc_id)
+    if path.exists():
+        try:
+            old = load_doc_specs(data, doc_id)
+            if old.key == key:
+                return len(old.specs)
+        except Exception:  # a corrupt or outdated file is rebuilt
+            pass
+    words_cache: dict[int, list[Word]] | None = None
+
+    def words(page: int) -> list[Word]:
+        nonlocal words_cache
+        if words_cache is None:
+            words_cache = {}
+            dpath = data.document_json(doc_id)
+            if dpath.exists():
+                doc = Document.model_validate_json(dpath.read_text(encoding="utf-8"))
+                words_cache = {p.page: p.words for p in doc.pages}
+        return words_cache.get(page, [])
+
+    specs = extract_specs(dc.card, dc.chunks, words)
+    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs))
+    return len(specs)
+
+
+# --------------------------------------------------------------------------- one document
+def default_part(card: DocumentCard) -> str:
+    """The part a long table applies to: the document's series, else its first part number."""
+    if card.series:
+        return card.series[0]
+    if card.part_numbers:
+        return card.part_numbers[0]
+    return Path(card.file_name).stem or card.doc_id
+
+
+def extract_specs(
+    card: DocumentCard, chunks: list[Chunk], words: Callable[[int], list[Word]] | None = None
+) -> list[SpecValue]:
+    out: list[SpecValue] = []
+    part = default_part(card)
+    for c in chunks:
+        if c.block_type != "table" or not c.rows:
+            continue
+        values = _table_specs(card.doc_id, part, c, words)
+        ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
+        for v in values:
+            if v.cells and v.part != part:
+                v.table = "ordering"
+            elif ratings:
+                v.table = "ratings"
+        out.extend(values)
+    return out
+
+
+_RATINGS_RE = re.compile(r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE)
+
+
+@dataclass
+class _Cols:
+    roles: dict[int, str] = field(default_factory=dict)  # column index -> role
+    names: dict[int, str] = field(default_factory=dict)  # column index -> header text
+    unit_hints: dict[int, str] = field(default_factory=dict)  # "Max (mA)" -> mA
+
+    def col(self, role: str) -> int | None:
+        return next((i for i, r in sorted(self.roles.items()) if r == role), None)
+
+    @property
+    def kind(self) -> str:
+        rs = set(self.roles.values())
+        if rs & set(_VALUE_ROLES) and ("parameter" in rs or "symbol" in rs):
+            return "long"
+        if "part" in rs:
+            return "wide"
+        return ""
+
+
+def _role_of(text: str) -> tuple[str | None, str]:
+    t = fold(text).strip()
+    hint = ""
+    m = re.fullmatch(r"(.+?)\s*[\(\[]\s*([^()\[\]]{1,8})\s*[\)\]]", t)
+    if m and parse_unit(m.group(2)) is not None:
+        t, hint = m.group(1).strip(), m.group(2)
+    for role, rx in _ROLE_RES:
+        if rx.match(t):
+            return role, hint
+    return None, hint
+
+
+def _is_header_row(row: TableRow) -> bool:
+    filled = [c for c in row.cells if c.strip()]
+    if not filled:
+        return False
+    hits = sum(1 for c in filled if _role_of(c)[0] is not None)
+    return hits >= 2 or (row.is_header and hits >= 1)
+
+
+def _columns(header_rows: list[TableRow]) -> _Cols:
+    """Column roles from one or more header rows; a sub-header (Min/Typ/Max under a merged
+    "Value") wins over the row above it."""
+    cols = _Cols()
+    for row in header_rows:
+        for i, cell in enumerate(row.cells):
+            role, hint = _role_of(cell)
+            if cell.strip():
+                cols.names[i] = fold(cell)
+            if role is None:
+                continue
+            if role in ("min", "typ", "max") or i not in cols.roles:
+                cols.roles[i] = role
+            if hint:
+                cols.unit_hints[i] = hint
+    # a merged "Value" spanning sub-headers: find_tables repeats its text in every spanned cell,
+    # the sub-header row names them; cells still "value" with a min/typ/max neighbour are fine.
+    if cols.kind == "" and cols.col("value") is not None and cols.col("parameter") is None:
+        # "Item | Rating | Unit" without a parameter header: the first unnamed text column is it
+        first = next((i for i in range(len(header_rows[-1].cells)) if i not in cols.roles), None)
+        if first is not None and first < (cols.col("value") or 0):
+            cols.roles[first] = "parameter"
+    if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
+        cols.roles[0] = "parameter"
+    return cols
+
+
+def _table_specs(
+    doc_id: str, part: str, c: Chunk, words: Callable[[int], list[Word]] | None
+) -> list[SpecValue]:
+    out: list[SpecValue] = []
+    cols: _Cols | None = None
+    pending_header: list[TableRow] = []
+    prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
+    for row in c.rows:
+        if _is_header_row(row):
+            pending_header.append(row)
+            continue
+        if pending_header:
+            new = _columns(pending_header)
+            pending_header = []
+            # a repeated header on the next page changes nothing; a different one starts afresh
+            if cols is None or new.roles != cols.roles:
+                cols, prev = new, None
+        if cols is None or not cols.kind:
+            continue
+        if cols.kind == "long":
+            v, prev = _long_row(doc_id, part, c, row, cols, prev, words)
+            if v is not None:
+                out.append(v)
+        else:
+            out.extend(_wide_row(doc_id, c, row, cols, words))
+    return out
+
+
+def _cell(row: TableRow, i: int | None) -> str:
+    if i is None or i >= len(row.cells):
+        return ""
+    return fold(row.cells[i])
+
+
+def _long_row(
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    row: TableRow,
+    cols: _Cols,
+    prev: tuple[str, str, str] | None,
+    words: Callable[[int], list[Word]] | None,
+) -> tuple[SpecValue | None, tuple[str, str, str] | None]:
+    pcol, scol, ucol, ccol = (
+        cols.col("parameter"),
+        cols.col("symbol"),
+        cols.col("unit"),
+        cols.col("conditions"),
+    )
+    name, symbol, unit_text = _cell(row, pcol), _cell(row, scol), _cell(row, ucol)
+    vcols = _first_group([(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i < len(row.cells)])
+    # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
+    seen_text: set[str] = set()
+    filled: list[tuple[int, str, str]] = []
+    for i, r in vcols:
+        t = _cell(row, i)
+        if not t:
+            continue
+        if t in seen_text and row.cell_boxes and i > 0 and row.cell_boxes[i] == row.cell_boxes[i - 1]:
+            continue
+        seen_text.add(t)
+        filled.append((i, r, t))
+    if not filled:
+        return None, (name, symbol, unit_text) if name else prev
+    inherited = False
+    if not name and prev is not None:
+        name, symbol = prev[0], symbol or prev[1]
+        unit_text = unit_text or prev[2]
+        inherited = True
+    if not name:
+        return None, prev
+    v = SpecValue(
+        doc_id=doc_id,
+        part=part,
+        parameter="",
+        parameter_printed=name,
+        symbol=symbol,
+        conditions=_cell(row, ccol),
+        page=row.page,
+        row_bbox_pdf=row.bbox_pdf,
+        chunk_id=c.chunk_id,
+    )
+    texts: list[str] = []
+    for i, r, t in filled:
+        hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
+        pv = parse_value(t, hint, r)
+        if pv is None or pv.empty:
+            continue
+        if v.unit and pv.unit != v.unit:
+            continue
+        v.unit, v.unit_printed = pv.unit, pv.unit_printed
+        v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
+        if pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
+            v.min, v.max = pv.min, pv.max
+        else:
+            v.min = pv.min if pv.min is not None else v.min
+            v.typ = pv.typ if pv.typ is not None else v.typ
+            v.max = pv.max if pv.max is not None else v.max
+        v.cells.append(SpecCell(role=r, text=row.cells[i], bbox_pdf=_cell_box(row, i, words)))
+        texts.append(t)
+    keep = (name, symbol, unit_text)
+    if not v.cells or not v.unit:
+        # nothing read, or a number without a unit (a pin number, a count): not a spec value
+        return None, (prev if inherited else keep)
+    pid, known = match_parameter(name, symbol, unit=v.unit)
+    if known and parameter_unit(pid) not in (v.unit, None):
+        pid, known = fold(name).lower(), False
+    v.parameter, v.known = pid, known
+    v.value_text = " / ".join(texts)
+    return v, keep
+
+
+def _first_group(vcols: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The first Min/Typ/Max group: a table with one group per part or speed grade (the role
+    repeats) is read for its first group only, never mixed."""
+    out: list[tuple[int, str]] = []
+    for i, r in vcols:
+        if any(r == q for _, q in out):
+            break
+        out.append((i, r))
+    return out
+
+
+def _unit_in_name(name: str) -> str:
+    m = re.search(r"[\(\[]\s*([^()\[\]]{1,8})\s*[\)\]]\s*$", name)
+    if m and parse_unit(m.group(1)) is not None:
+        return m.group(1)
+    return ""
+
+
+def _wide_row(
+    doc_id: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
+) -> list[SpecValue]:
+    pcol = cols.col("part")
+    part = _cell(row, pcol)
+    if not part:
+        return []
+    out: list[SpecValue] = []
+    for i, head in sorted(cols.names.items()):
+        if i == pcol or i >= len(row.cells) or cols.roles.get(i) is not None:
+            continue
+        t = _cell(row, i)
+        if not t:
+            continue
+        pv = parse_value(t, cols.unit_hints.get(i, ""), "value")
+        if pv is None or pv.empty or not pv.unit:
+            continue
+        pid, known = match_parameter(head, "", unit=pv.unit)
+        if known and parameter_unit(pid) != pv.unit:
+            continue
+        if not known:
+            continue  # an ordering column no parameter names (packing, marking): not a spec
+        out.append(
+            SpecValue(
+                doc_id=doc_id,
+                part=part,
+                parameter=pid,
+                parameter_printed=head,
+                known=True,
+                min=pv.min,
+                typ=pv.typ,
+                max=pv.max,
+                unit=pv.unit,
+                unit_printed=pv.unit_printed,
+                value_text=t,
+                footnotes=pv.footnotes,
+                page=row.page,
+                row_bbox_pdf=row.bbox_pdf,
+                cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
+                chunk_id=c.chunk_id,
+            )
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- cell boxes
+def _cell_box(row: TableRow, i: int, words: Callable[[int], list[Word]] | None) -> BBox:
+    if len(row.cell_boxes) == len(row.cells) and i < len(row.cell_boxes):
+        return row.cell_boxes[i]
+    if words is not None:
+        b = _locate(row, i, words(row.page))
+        if b is not None:
+            return b
+    return row.bbox_pdf
+
+
+def _locate(row: TableRow, i: int, words: list[Word]) -> BBox | None:
+    """The box of cell `i`'s words inside the row: cells are matched left to right, each to words
+    right of the cell before it (table cells do not overlap in x)."""
+    x0, y0, x1, y1 = row.bbox_pdf
+    inside = sorted(
+        (
+            w
+            for w in words
+            if x0 - 1 <= w.bbox_pdf.center[0] <= x1 + 1 and y0 - 1 <= w.bbox_pdf.center[1] <= y1 + 1
+        ),
+        key=lambda w: (w.bbox_pdf.x0, w.bbox_pdf.y0),
+    )
+    left = x0 - 1
+    used: set[int] = set()
+    for j, cell in enumerate(row.cells):
+        toks = [fold(t) for t in cell.split()]
+        if not toks:
+            continue
+        got: list[Word] = []
+        for tok in toks:
+            w = next(
+                (
+                    w
+                    for w in inside
+                    if id(w) not in used and w.bbox_pdf.x0 >= left - 0.5 and fold(w.text) == tok
+                ),
+                None,
+            )
+            if w is not None:
+                got.append(w)
+                used.add(id(w))
+        if not got:
+            if j == i:
+                return None
+            continue
+        box = union_box(w.bbox_pdf for w in got)
+        if j == i:
+            return box
+        left = max(left, min(w.bbox_pdf.x1 for w in got))
+    return None

@@ -1,0 +1,224 @@
+"""Parametric search and comparison over the stored spec values (``docs/*/specs.json``).
+
+    find_parts(data, constraints, product_type=None) -> SpecSearchResult
+    compare_parts(data, ["7M-26.000MAAJ-T", "ABM19"]) -> SpecComparison
+
+A document's values apply to its series (spec tables) or to one ordering code (ordering tables);
+an ordering code inherits its series' values and overrides them where it prints its own. A
+result is a series, or an ordering code when its own values meet more constraints than its series.
+Each constraint is "meets", "fails" or "unknown" for a result (no value of that parameter:
+unknown, never fails); results are ranked by constraints met, then fewest failed. Absolute maximum
+ratings answer a constraint only where the document prints no characteristic for the parameter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from layoutrag.errors import InputError, NotFoundError
+from layoutrag.records import (
+    DocChunks,
+    DocSpecs,
+    DocumentCard,
+    SpecCompareRow,
+    SpecComparison,
+    SpecConstraint,
+    SpecMatch,
+    SpecPartResult,
+    SpecSearchResult,
+    SpecValue,
+)
+from layoutrag.specs import check, describe_constraint, parse_constraint, parse_query
+from layoutrag.storage import DataDir
+from layoutrag.vocab import spec_parameters
+
+__all__ = ["SpecStore", "compare_parts", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
+
+
+@dataclass
+class SpecStore:
+    cards: dict[str, DocumentCard]
+    specs: dict[str, list[SpecValue]]  # doc_id -> values
+
+    def product_types(self) -> tuple[str, ...]:
+        return tuple(sorted({c.product_type for c in self.cards.values() if c.product_type}))
+
+
+def load_spec_store(data: DataDir) -> SpecStore:
+    cards: dict[str, DocumentCard] = {}
+    specs: dict[str, list[SpecValue]] = {}
+    for d in data.doc_ids():
+        sp = data.doc_dir(d) / "specs.json"
+        cp = data.chunks_json(d)
+        if not sp.exists() or not cp.exists():
+            continue
+        try:
+            ds = DocSpecs.model_validate_json(sp.read_text(encoding="utf-8"))
+            card = DocChunks.model_validate_json(cp.read_text(encoding="utf-8")).card
+        except ValueError:
+            continue
+        cards[d] = card
+        specs[d] = ds.specs
+    return SpecStore(cards, specs)
+
+
+def _norm_part(s: str) -> str:
+    return re.sub(r"[\s\-_./]", "", s).upper()
+
+
+def _type_ok(card: DocumentCard, want: str | None) -> bool:
+    if not want:
+        return True
+    have = card.product_type.lower()
+    w = want.lower()
+    if have == w:
+        return True
+    # "oscillator" covers XO, TCXO, VCXO, OCXO and MEMS oscillators
+    return w == "oscillator" and (have.endswith("xo") or "oscillator" in have)
+
+
+def _groups(values: list[SpecValue], series: str) -> dict[str, list[SpecValue]]:
+    """part -> the values that apply to it: the series' own, and each ordering code's own over its
+    series' (an ordering code's value of a parameter replaces the series' values of it)."""
+    base = [v for v in values if v.table != "ordering"]
+    out: dict[str, list[SpecValue]] = {series: base}
+    codes: dict[str, list[SpecValue]] = {}
+    for v in values:
+        if v.table == "ordering":
+            codes.setdefault(v.part, []).append(v)
+    for code, own in codes.items():
+        params = {v.parameter for v in own}
+        out[code] = own + [v for v in base if v.parameter not in params]
+    return out
+
+
+def _usable(values: list[SpecValue], parameter: str) -> list[SpecValue]:
+    mine = [v for v in values if v.parameter == parameter]
+    chars = [v for v in mine if v.table != "ratings"]
+    return chars or mine
+
+
+def _evaluate(values: list[SpecValue], constraints: list[SpecConstraint]) -> list[SpecMatch]:
+    out = []
+    for c in constraints:
+        status, ev = check(c, _usable(values, c.parameter))
+        out.append(SpecMatch(constraint=describe_constraint(c), status=status, values=ev))
+    return out
+
+
+def parse_constraints(
+    where: list[str] | None, query: str | None, product_types: tuple[str, ...]
+) -> tuple[list[SpecConstraint], str | None, str]:
+    """Constraints from ``--where`` strings (strict: a bad one is an InputError) and from a natural
+    query (lenient: what is not read is returned as the rest)."""
+    cons = [parse_constraint(w) for w in (where or [])]
+    ptype, rest = None, ""
+    if query:
+        more, ptype, rest = parse_query(query, product_types)
+        cons += more
+    return cons, ptype, rest
+
+
+def find_parts(
+    store: SpecStore,
+    constraints: list[SpecConstraint],
+    *,
+    product_type: str | None = None,
+    unparsed: str = "",
+    limit: int = 50,
+) -> SpecSearchResult:
+    if not constraints:
+        raise InputError(
+            "no constraint: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'"
+        )
+    results: list[SpecPartResult] = []
+    for doc_id, values in store.specs.items():
+        card = store.cards[doc_id]
+        if not _type_ok(card, product_type):
+            continue
+        series = next((v.part for v in values if v.table != "ordering"), "") or (
+            card.series[0] if card.series else card.file_name
+        )
+        groups = _groups(values, series)
+        base = _evaluate(groups[series], constraints)
+        base_met = sum(m.status == "meets" for m in base)
+        rows = [(series, base)]
+        for part, vals in groups.items():
+            if part == series:
+                continue
+            ms = _evaluate(vals, constraints)
+            if sum(m.status == "meets" for m in ms) > base_met or (
+                sum(m.status == "fails" for m in ms) < sum(m.status == "fails" for m in base)
+                and sum(m.status == "meets" for m in ms) >= base_met
+            ):
+                rows.append((part, ms))
+        for part, ms in rows:
+            met = sum(m.status == "meets" for m in ms)
+            if met == 0:
+                continue
+            results.append(
+                SpecPartResult(
+                    doc_id=doc_id,
+                    part=part,
+                    file_name=card.file_name,
+                    product_type=card.product_type,
+                    n_met=met,
+                    n_failed=sum(m.status == "fails" for m in ms),
+                    n_unknown=sum(m.status == "unknown" for m in ms),
+                    matches=ms,
+                )
+            )
+    results.sort(key=lambda r: (-r.n_met, r.n_failed, r.n_unknown, r.file_name, r.part))
+    return SpecSearchResult(
+        constraints=constraints, product_type=product_type, unparsed=unparsed, results=results[:limit]
+    )
+
+
+def resolve_part(store: SpecStore, name: str) -> tuple[str, str]:
+    """(doc_id, part) for a part number, series, file name or doc id; NotFoundError otherwise."""
+    want = _norm_part(name)
+    if not want:
+        raise InputError("empty part name")
+    for doc_id, values in store.specs.items():
+        for v in values:
+            if _norm_part(v.part) == want:
+                return doc_id, v.part
+    for doc_id, card in store.cards.items():
+        series = next((v.part for v in store.specs[doc_id] if v.table != "ordering"), "")
+        if doc_id == name or card.file_name == name or _norm_part(card.file_name.rsplit(".", 1)[0]) == want:
+            return doc_id, series
+        if any(_norm_part(p) == want for p in (*card.series, *card.part_numbers)):
+            return doc_id, series or name
+    # a prefix of one ordering code or series (e.g. "ABM19-24")
+    for doc_id, values in store.specs.items():
+        for v in values:
+            if _norm_part(v.part).startswith(want) and len(want) >= 4:
+                return doc_id, v.part
+    raise NotFoundError(f"unknown part: {name[:80]} (no document with spec values names it)")
+
+
+def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
+    if not parts:
+        raise InputError("compare needs at least one part")
+    if len(parts) > 12:
+        raise InputError("compare takes at most 12 parts")
+    cols: list[tuple[str, str, list[SpecValue]]] = []
+    for name in parts:
+        doc_id, part = resolve_part(store, name)
+        values = store.specs[doc_id]
+        series = next((v.part for v in values if v.table != "ordering"), part)
+        vals = _groups(values, series).get(part, _groups(values, series)[series])
+        cols.append((doc_id, part, vals))
+    order = {pid: i for i, (pid, *_rest) in enumerate(spec_parameters())}
+    params: list[str] = []
+    for _, _, vals in cols:
+        for v in vals:
+            if v.parameter not in params:
+                params.append(v.parameter)
+    params.sort(key=lambda p: (order.get(p, len(order)), p))
+    rows = [
+        SpecCompareRow(parameter=p, cells=[[v for v in vals if v.parameter == p] for _, _, vals in cols])
+        for p in params
+    ]
+    return SpecComparison(parts=[p for _, p, _ in cols], doc_ids=[d for d, _, _ in cols], rows=rows)

@@ -1,0 +1,615 @@
+"""Spec values as numbers: printed values and units, parameter names, constraints (pure functions).
+
+- `parse_unit("kΩ")` -> ("ohm", 1000.0); `parse_number("4u7")` -> 4.7e-6 (the letter is the prefix)
+- `parse_value("−40～+85 °C")` -> ParsedValue(min=-40, max=85, unit="°C")
+- `match_parameter("Load capacitance", "CL")` -> ("load_capacitance", "F")
+- `parse_constraint("ESR <= 50 kohm")` -> SpecConstraint(parameter="esr", op="<=", value=50000, unit="ohm")
+- `parse_query("32.768 kHz crystal ESR below 50k, 12.5 pF")` -> constraints + product type + rest
+- `check(constraint, values)` -> "meets" | "fails" | "unknown"
+
+The vocabularies are data (vocab.spec_parameters, vocab.spec_units); nothing here reads a PDF.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+
+from layoutrag.errors import InputError
+from layoutrag.records import SpecConstraint, SpecValue
+from layoutrag.vocab import spec_parameters, spec_units
+
+__all__ = [
+    "ParsedValue",
+    "check",
+    "describe_constraint",
+    "fold",
+    "format_quantity",
+    "match_parameter",
+    "parameter_unit",
+    "parse_constraint",
+    "parse_number",
+    "parse_query",
+    "parse_unit",
+    "parse_value",
+    "split_footnotes",
+]
+
+_PREFIX = {
+    "p": 1e-12,
+    "n": 1e-9,
+    "u": 1e-6,
+    "µ": 1e-6,
+    "m": 1e-3,
+    "k": 1e3,
+    "K": 1e3,
+    "M": 1e6,
+    "G": 1e9,
+    "R": 1.0,
+}
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def fold(text: str) -> str:
+    """NFKC, one kind of minus, µ for micro, Ω for ohm, °C for ℃, single spaces."""
+    t = unicodedata.normalize("NFKC", text)
+    t = (
+        t.replace("−", "-")
+        .replace("–", "-")
+        .replace("—", "-")
+        .replace("‐", "-")
+        .replace("～", "~")
+        .replace("〜", "~")
+    )
+    t = t.replace("μ", "µ").replace("Ω", "Ω").replace("℃", "°C").replace("º", "°").replace("˚", "°")
+    return re.sub(r"\s+", " ", t).strip()
+
+
+@cache
+def _unit_table() -> dict[str, tuple[str, float]]:
+    table = dict(spec_units())
+    extra: dict[str, tuple[str, float]] = {}
+    for printed, v in table.items():
+        for alt in (
+            printed.replace("µ", "u"),
+            printed.replace("Ω", "ohm"),
+            printed.replace("Ω", "Ohm"),
+            printed.replace("Ω", "ohms"),
+            printed.replace("Ω", "Ohms"),
+            printed.replace("Ω", "R") if printed != "Ω" else "ohm",
+            printed.replace("²", "2"),  # NFKC folds the superscript
+        ):
+            extra.setdefault(alt, v)
+    extra.setdefault("deg C", ("°C", 1.0))
+    extra.setdefault("degC", ("°C", 1.0))
+    extra.setdefault("C", ("°C", 1.0))  # a unit column saying "C" in a temperature row
+    extra.setdefault("pcs", ("pcs", 1.0))
+    for k, v in extra.items():
+        table.setdefault(k, v)
+    return table
+
+
+def parse_unit(text: str) -> tuple[str, float] | None:
+    """A printed unit -> (canonical SI unit, factor), or None. Exact case first, then case-folded
+    when that is unambiguous (kohm, KHZ)."""
+    t = fold(text).strip().strip(".")
+    if not t:
+        return None
+    table = _unit_table()
+    if t in table:
+        return table[t]
+    low = [v for k, v in table.items() if k.lower() == t.lower()]
+    if len(t) > 1 and low and all(v == low[0] for v in low):
+        return low[0]
+    return None
+
+
+_NUM = r"[-+±]?\s?(?:\d+(?:[.,]\d+)*(?:\.\d+)?|\.\d+)"
+_NUM_RE = re.compile(_NUM)
+_RKM_RE = re.compile(r"^(\d+)([pnuµmkKMGR])(\d+)$")  # 4u7, 2k2, 4R7
+
+
+def parse_number(text: str) -> float | None:
+    """A single printed number: 12.5, -40, +85, 1,000, 4u7 (-> 4.7e-6), 2k2 (-> 2200)."""
+    t = fold(text).replace(" ", "")
+    m = _RKM_RE.match(t)
+    if m:
+        return float(f"{m.group(1)}.{m.group(3)}") * _PREFIX[m.group(2)]
+    t = t.lstrip("+")
+    if re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", t):
+        t = t.replace(",", "")
+    elif re.fullmatch(r"-?\d+,\d+", t):
+        t = t.replace(",", ".")
+    try:
+        v = float(t)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+_FOOT_RE = re.compile(
+    r"(?:\s*\(\s*(?:note\s*)?(\d{1,2}|[a-z]|\*+)\s*\)|\s*(?:note|注)\s*(\d{1,2})|(\*+)|([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|\s+(\d)\))",
+    re.IGNORECASE,
+)
+
+
+def split_footnotes(text: str) -> tuple[str, list[str]]:
+    """("10 (1)") -> ("10", ["1"]): footnote markers printed next to a value, kept apart."""
+    notes: list[str] = []
+
+    def take(m: re.Match[str]) -> str:
+        g = next(x for x in m.groups() if x)
+        notes.append(g.translate(_SUPERSCRIPT))
+        return ""
+
+    sup = re.search(r"(?<=[\w%°)Ω])([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\s*$", text)
+    if sup:  # before NFKC folds them into digits
+        notes.append(sup.group(1).translate(_SUPERSCRIPT))
+        text = text[: sup.start()]
+    t = fold(text)
+    # only markers after a number or unit, never the number itself
+    out = re.sub(r"(?<=[\w%°)Ω])" + _FOOT_RE.pattern, take, t, flags=re.IGNORECASE)
+    return out.strip(), notes
+
+
+@dataclass
+class ParsedValue:
+    min: float | None = None
+    typ: float | None = None
+    max: float | None = None
+    unit: str = ""  # canonical
+    unit_printed: str = ""
+    footnotes: list[str] = field(default_factory=list)
+    tolerance: bool = False  # printed as ±x
+
+    @property
+    def empty(self) -> bool:
+        return self.min is None and self.typ is None and self.max is None
+
+
+_RANGE_SEP = r"(?:\s*(?:~|to|…|\.\.\.?|/)\s*|\s+-\s*|\s*-\s+)"
+_UNIT_TAIL = r"\s*([^\d\s].{0,11}?)?"
+_RANGE_RE = re.compile(
+    rf"^(\d+[pnuµmkKMGR]\d+|{_NUM})\s*([^\d\s~\-+±.,][^\s~]*?)?{_RANGE_SEP}(\d+[pnuµmkKMGR]\d+|{_NUM}){_UNIT_TAIL}$"
+)
+_SINGLE_RE = re.compile(
+    rf"^(<=|>=|≤|≥|<|>|max\.?|min\.?|typ\.?)?\s*(\d+[pnuµmkKMGR]\d+(?![\d.])|{_NUM}){_UNIT_TAIL}$",
+    re.IGNORECASE,
+)
+_QUAL_RE = re.compile(r"\s*\b(max|min|typ|maximum|minimum)\.?$", re.IGNORECASE)
+
+
+def _unit_of(tail: str | None, hint: str) -> tuple[str, float, str] | None:
+    """(canonical, factor, printed) from a unit printed after a number, else from `hint` (a unit
+    column or header); None when the tail is there but is no unit."""
+    tail = (tail or "").strip().rstrip(".,;")
+    if tail:
+        u = parse_unit(tail)
+        if u is None:
+            # "12 pF max" / "50 kΩ typ." were split off before; "MHz (fundamental)": first word
+            first = tail.split(" ")[0].split("(")[0]
+            u = parse_unit(first)
+            if u is None:
+                return None
+            tail = first
+        return u[0], u[1], tail
+    if hint:
+        u = parse_unit(hint)
+        if u is not None:
+            return u[0], u[1], hint
+        return "", 1.0, hint
+    return "", 1.0, ""
+
+
+def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedValue | None:
+    """One printed value cell -> numbers in the canonical unit; None when it is not a value.
+
+    `role` is the column the cell sits in (min, typ, max or value): a plain number there is that
+    field; ``±x`` is ``min=-x, max=x``; ``a to b`` / ``a ~ b`` / ``a - b`` is ``min=a, max=b``; ``< x``,
+    ``x max`` is ``max=x``. The unit printed in the cell wins over `unit_hint`."""
+    t, notes = split_footnotes(text)
+    t = t.strip().rstrip(",;")
+    if not t or t in ("-", "—", "/", "N/A", "n/a"):
+        return None
+    pv = ParsedValue(footnotes=notes)
+    post = ""
+    q = _QUAL_RE.search(t)
+    if q and q.start() > 0:
+        post, t = q.group(1), t[: q.start()].strip()
+    paren = re.fullmatch(r"(.+?)\s*\(([^()]{3,})\)", t)
+    if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
+        t = paren.group(1).strip()
+    m = _RANGE_RE.match(t)
+    if m:
+        a, mid_unit, b, tail = m.group(1), m.group(2), m.group(3), m.group(4)
+        u = _unit_of(tail or mid_unit, unit_hint)
+        lo, hi = _num(a, u), _num(b, u)
+        if u is None or lo is None or hi is None:
+            return None
+        if lo > hi and not (a.strip().startswith("-") or b.strip().startswith("-")):
+            return None
+        pv.min, pv.max = min(lo, hi), max(lo, hi)
+        pv.unit, pv.unit_printed = u[0], u[2]
+        return pv
+    m = _SINGLE_RE.match(t)
+    if not m:
+        return None
+    pre, num, tail = m.group(1), m.group(2), m.group(3)
+    u = _unit_of(tail, unit_hint)
+    if u is None:
+        return None
+    tol = num.strip().startswith("±")
+    v = _num(num.replace("±", ""), u)
+    if v is None:
+        return None
+    pv.unit, pv.unit_printed = u[0], u[2]
+    word = (pre or post or "").lower().rstrip(".")
+    if tol:
+        pv.min, pv.max, pv.tolerance = -abs(v), abs(v), True
+    elif word in ("<", "<=", "≤", "max", "maximum"):
+        pv.max = v
+    elif word in (">", ">=", "≥", "min", "minimum"):
+        pv.min = v
+    elif word == "typ":
+        pv.typ = v
+    elif role == "min":
+        pv.min = v
+    elif role == "max":
+        pv.max = v
+    else:
+        pv.typ = v
+    return pv
+
+
+def _num(text: str, u: tuple[str, float, str] | None) -> float | None:
+    if u is None:
+        return None
+    v = parse_number(text)
+    if v is None:
+        return None
+    return _clean(v * u[1])
+
+
+def _clean(v: float) -> float:
+    """Round off float noise from the unit factor (12.5e-12 stays 1.25e-11, not 1.2500000000000001e-11)."""
+    return float(f"{v:.12g}")
+
+
+_SHOW_PREFIX = ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n"), (1e-12, "p"), (1e-15, "f"))
+_PREFIXABLE = {"Hz", "F", "ohm", "V", "A", "W", "s", "H", "m", "V/s"}
+
+
+def format_quantity(v: float, unit: str) -> str:
+    """12.5e-12, "F" -> "12.5 pF"; 50000, "ohm" -> "50 kΩ"; -40, "°C" -> "-40 °C"."""
+    shown = "Ω" if unit == "ohm" else unit
+    if unit in _PREFIXABLE and v != 0:
+        for f, p in _SHOW_PREFIX:
+            if abs(v) >= f * 0.9999999:
+                if unit == "m" and p not in ("", "m", "µ"):
+                    continue
+                return f"{_clean(v / f):g} {p}{shown}"
+        return f"{v:g} {shown}"
+    return f"{v:g} {shown}".strip()
+
+
+def describe_constraint(c: SpecConstraint) -> str:
+    """The constraint as read, for showing it back: "esr <= 50 kΩ", "operating_temperature covers -40 to 85 °C"."""
+    if c.op == "range":
+        return f"{c.parameter} covers {format_quantity(c.value, '').strip()} to {format_quantity(c.value2 or 0.0, c.unit)}"
+    return f"{c.parameter} {c.op} {format_quantity(c.value, c.unit)}"
+
+
+# --------------------------------------------------------------------------- parameters
+def _norm_name(text: str) -> str:
+    t = fold(text).lower()
+    t, _ = split_footnotes(t)
+    t = re.sub(r"\((?:note|注)?\s*\d+\)|\[\d+\]", " ", t)
+    t = re.sub(r"\s*\((?:[^()]*)\)\s*$", "", t) if not re.fullmatch(r".*\((?:th|on|rms)\)\s*", t) else t
+    t = re.sub(r"[,:;*]+", " ", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def _dehyphen(t: str) -> str:
+    """"low-level" and "low level" are one name."""
+    return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)
+
+
+@cache
+def _names() -> tuple[tuple[str, str, str, bool], ...]:
+    """(name, id, unit, whole text only), longest name first."""
+    rows = [
+        (_dehyphen(n.lstrip("=")), pid, unit, n.startswith("="))
+        for pid, unit, names, _ in spec_parameters()
+        for n in names
+    ]
+    return tuple(sorted(rows, key=lambda r: -len(r[0])))
+
+
+@cache
+def _symbols() -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for pid, unit, _, syms in spec_parameters():
+        for s in syms:
+            out.setdefault(s, (pid, unit))
+    return out
+
+
+def parameter_unit(pid: str) -> str | None:
+    """The canonical unit of a canonical parameter ("" for a text parameter), None when unknown."""
+    for p, unit, _, _ in spec_parameters():
+        if p == pid:
+            return "" if unit == "-" else unit
+    return None
+
+
+def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[str, bool]:
+    """(canonical id, True) for a printed parameter name (or, failing that, its symbol), else
+    (the printed name normalised, False). `unit` (canonical), when given, must agree with the
+    parameter's unit for a name found inside a longer text or a symbol-only match."""
+    name = _dehyphen(_norm_name(printed))
+    if name:
+        for n, pid, _, _ in _names():
+            if name == n:
+                return pid, True
+        for n, pid, punit, whole in _names():
+            if not whole and _contains(name, n) and _unit_ok(punit, unit):
+                return pid, True
+        # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
+        for piece in (p.strip() for p in name.split("/") if "/" in name):
+            for n, pid, punit, _ in _names():
+                if piece == n and _unit_ok(punit, unit, strict=True):
+                    return pid, True
+    sym = fold(symbol).replace(" ", "")
+    # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
+    # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
+    if sym and (not name or len(sym) >= 3):
+        hit = _symbols().get(sym)
+        if hit and _unit_ok(hit[1], unit, strict=True):
+            return hit[0], True
+    return (name or fold(printed).lower()), False
+
+
+def _contains(text: str, name: str) -> bool:
+    if re.search(r"[\u4e00-\u9fff]", name):
+        return name in text
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
+
+
+def _unit_ok(punit: str, unit: str, strict: bool = False) -> bool:
+    if not unit:
+        return not strict or punit != "-"
+    if punit == "-":
+        return False
+    return punit == unit
+
+
+# --------------------------------------------------------------------------- constraints
+_OPS = {
+    "<=": "<=",
+    "=<": "<=",
+    "≤": "<=",
+    "<": "<",
+    ">=": ">=",
+    "=>": ">=",
+    "≥": ">=",
+    ">": ">",
+    "=": "=",
+    "==": "=",
+}
+_WORD_OPS = (
+    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|不超过|小于|低于|以下|≤)", "<="),
+    (r"(?:above|over|more than|at least|min(?:imum)?|不低于|大于|高于|以上|≥)", ">="),
+)
+_CONSTRAINT_RE = re.compile(r"^\s*(.+?)\s*(<=|=<|>=|=>|==|≤|≥|<|>|=)\s*(.+?)\s*$")
+
+
+def _param_from_text(text: str) -> tuple[str, str] | None:
+    """A parameter named in a constraint: canonical id and unit, or None."""
+    pid, known = match_parameter(text, text.strip())
+    if known:
+        return pid, parameter_unit(pid) or ""
+    return None
+
+
+def _value_and_unit(text: str, punit: str, what: str) -> tuple[float, float | None, str]:
+    """ "50 kohm" -> (50000, None, "ohm"); "-40~85" -> (-40, 85, "°C"); a number without unit takes the
+    parameter's unit; "50k" reads k as the prefix of that unit."""
+    t = fold(text)
+    m = re.fullmatch(r"([-+±]?\d+(?:\.\d+)?)\s*([pnuµmkKMG])", t)
+    if m and punit:  # "50k": a prefix of the parameter's unit
+        return _clean(float(m.group(1).lstrip("±")) * _PREFIX[m.group(2)]), None, punit
+    pv = parse_value(t, "", "value")
+    if pv is None:
+        m = re.fullmatch(r"[-+±]?\d+(?:\.\d+)?\s*(\S.*)", t)
+        if m and parse_unit(m.group(1)) is None:
+            raise InputError(f"{what}: unknown unit {m.group(1)!r}")
+        if not re.search(r"\d", t):
+            raise InputError(f"{what}: {text!r} is not a number")
+        raise InputError(f"{what}: cannot read {text!r} as a value with a unit")
+    if pv.unit_printed and not pv.unit:
+        raise InputError(f"{what}: unknown unit {pv.unit_printed!r}")
+    unit = pv.unit or punit
+    if punit and pv.unit and pv.unit != punit:
+        raise InputError(f"{what}: unit {pv.unit_printed!r} does not fit the parameter (expected {punit})")
+    if pv.min is not None and pv.max is not None and not pv.tolerance:
+        return pv.min, pv.max, unit
+    if pv.tolerance:
+        return abs(pv.max or 0.0), None, unit
+    one = pv.typ if pv.typ is not None else (pv.max if pv.max is not None else pv.min)
+    assert one is not None
+    return one, None, unit
+
+
+def parse_constraint(text: str) -> SpecConstraint:
+    """``PARAM OP VALUE [UNIT]`` (OP: <=, <, >=, >, =) or ``PARAM = LO to HI``. InputError (one line)
+    for anything else: an unknown parameter, a value that is no number, a unit that is unknown or
+    does not fit."""
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("empty constraint")
+    m = _CONSTRAINT_RE.match(fold(text))
+    if not m:
+        raise InputError(f"constraint {text[:80]!r}: expected PARAMETER OP VALUE, e.g. 'ESR <= 50 kohm'")
+    name, op, rhs = m.group(1), _OPS[m.group(2)], m.group(3)
+    p = _param_from_text(name)
+    if p is None:
+        raise InputError(f"constraint {text[:80]!r}: unknown parameter {name[:40]!r}")
+    pid, punit = p
+    v, v2, unit = _value_and_unit(rhs, punit, f"constraint {text[:80]!r}")
+    if v2 is not None:
+        if op != "=":
+            raise InputError(f"constraint {text[:80]!r}: a range goes with '=', not {op!r}")
+        return SpecConstraint(parameter=pid, op="range", value=v, value2=v2, unit=unit, text=text.strip())
+    return SpecConstraint(parameter=pid, op=op, value=v, unit=unit, text=text.strip())
+
+
+# natural queries: "<param> [op] <value><unit>" pieces, and bare values whose unit names the parameter
+_BARE_UNIT_PARAM = {
+    "Hz": "frequency",
+    "F": "load_capacitance",
+    "ppm": "frequency_stability",
+    "°C": "operating_temperature",
+    "V": "supply_voltage",
+}
+
+
+@cache
+def _param_regex() -> re.Pattern[str]:
+    alts = sorted(
+        {n for n, _, _, _ in _names()} | {s.lower() for s in _symbols() if len(s) >= 2}, key=len, reverse=True
+    )
+    return re.compile("(" + "|".join(re.escape(a) for a in alts) + ")", re.IGNORECASE)
+
+
+_VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a-zA-Zµ°Ω%/]+(?:/°C)?)?"
+
+
+def parse_query(
+    text: str, product_types: tuple[str, ...] = ()
+) -> tuple[list[SpecConstraint], str | None, str]:
+    """Constraints read from a natural query, the product type it names (one of `product_types`,
+    matched case-insensitively), and the rest of the query. Reads "ESR below 50k", "ESR <= 50 kΩ",
+    "12.5 pF" (a bare value: its unit names the parameter), "工作温度 -40~85"."""
+    t = fold(text)
+    ptype = None
+    for pt in sorted(product_types, key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){re.escape(pt)}(?![\w-])", t, re.IGNORECASE):
+            ptype = pt
+            t = re.sub(rf"(?<![\w-]){re.escape(pt)}(?![\w-])", " ", t, count=1, flags=re.IGNORECASE)
+            break
+    out: list[SpecConstraint] = []
+    used: list[tuple[int, int]] = []
+    word_ops = "|".join(w for w, _ in _WORD_OPS)
+    piece = re.compile(
+        rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_VAL})",
+        re.IGNORECASE,
+    )
+    for m in piece.finditer(t):
+        p = _param_from_text(m.group(1))
+        if p is None:
+            continue
+        op_text = (m.group(2) or "").lower()
+        op = _OPS.get(op_text)
+        if op is None:
+            op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
+        try:
+            v, v2, unit = _value_and_unit(m.group(3).strip(), p[1], "query")
+        except InputError:
+            continue
+        c = SpecConstraint(
+            parameter=p[0],
+            op="range" if v2 is not None else op,
+            value=v,
+            value2=v2,
+            unit=unit,
+            text=m.group(0).strip(),
+        )
+        if c.op == "range" and op != "=":
+            continue
+        out.append(c)
+        used.append(m.span())
+    # bare values: "32.768 kHz", "12.5 pF"
+    for m in re.finditer(r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)\s*([a-zA-Zµ°Ω%]+)(?![\w])", t):
+        if any(a <= m.start() < b for a, b in used):
+            continue
+        u = parse_unit(m.group(2))
+        if u is None or u[0] not in _BARE_UNIT_PARAM:
+            continue
+        pid = _BARE_UNIT_PARAM[u[0]]
+        if any(c.parameter == pid for c in out):
+            continue
+        num = parse_number(m.group(1).replace("±", ""))
+        if num is None:
+            continue
+        out.append(SpecConstraint(parameter=pid, op="=", value=_clean(num * u[1]), unit=u[0], text=m.group(0)))
+        used.append(m.span())
+    rest = t
+    for a, b in sorted(used, reverse=True):
+        rest = rest[:a] + " " + rest[b:]
+    rest = re.sub(r"[,;，、]+", " ", rest)
+    rest = re.sub(r"\s+", " ", rest).strip()
+    return out, ptype, rest
+
+
+# --------------------------------------------------------------------------- checking
+def _bounds(v: SpecValue) -> tuple[float | None, float | None]:
+    nums = [x for x in (v.min, v.typ, v.max) if x is not None]
+    if not nums:
+        return None, None
+    return min(nums), max(nums)
+
+
+def _rel_eq(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-30)
+
+
+def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
+    """Does one value meet the constraint? None when it says nothing (no number, another unit).
+
+    <= / <: the value's worst case (max, else typ, else min; |x| for a ±tolerance) is within;
+    >= / >: its worst case the other way (min, else typ, else max); = : the number is printed
+    (as min, typ or max) or lies in the printed min..max; range: the printed range covers it."""
+    if v.unit != c.unit and c.unit:
+        return None
+    lo, hi = _bounds(v)
+    if lo is None or hi is None:
+        return None
+    tol = v.min is not None and v.max is not None and v.min < 0 < v.max and _rel_eq(-v.min, v.max)
+    if c.op in ("<=", "<"):
+        x = v.max if v.max is not None else (v.typ if v.typ is not None else v.min)
+        assert x is not None
+        if tol and c.value >= 0:
+            x = v.max or 0.0
+        return x <= c.value * (1 + 1e-9) if c.op == "<=" else x < c.value
+    if c.op in (">=", ">"):
+        x = v.min if v.min is not None else (v.typ if v.typ is not None else v.max)
+        assert x is not None
+        if tol and c.value >= 0:  # "±100 ppm min" pull range: its magnitude
+            x = v.max or 0.0
+        return x >= c.value * (1 - 1e-9) if c.op == ">=" else x > c.value
+    if c.op == "=":
+        if tol:
+            return _rel_eq(v.max or 0.0, abs(c.value))
+        if any(x is not None and _rel_eq(x, c.value) for x in (v.min, v.typ, v.max)):
+            return True
+        return v.min is not None and v.max is not None and v.min <= c.value <= v.max
+    # range
+    assert c.value2 is not None
+    if v.min is None or v.max is None:
+        return None
+    return v.min <= c.value + 1e-9 and v.max >= c.value2 - 1e-9
+
+
+def check(c: SpecConstraint, values: list[SpecValue]) -> tuple[str, list[SpecValue]]:
+    """("meets" | "fails" | "unknown", the values that decided it). Several values of a parameter
+    (ESR per frequency band, one per ordering code): meets when any meets."""
+    decided = [(v, check_value(c, v)) for v in values if v.parameter == c.parameter]
+    yes = [v for v, ok in decided if ok is True]
+    if yes:
+        return "meets", yes
+    no = [v for v, ok in decided if ok is False]
+    if no:
+        return "fails", no
+    return "unknown", []
