@@ -416,7 +416,7 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         body["hits"] = [h.model_dump(mode="json") for h in hits]
         return JSONResponse(body, headers=NO_STORE)
 
-    @app.get("/api/specs", tags=["specs"])
+    @app.get("/api/specs", tags=["specs"], responses=_errors(422))
     def find_parts(
         svc: Svc,
         where: Annotated[
@@ -435,14 +435,14 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         body["constraints_read"] = [describe_constraint(c) for c in res.constraints]
         return JSONResponse(body, headers=NO_STORE)
 
-    @app.get("/api/compare", tags=["specs"])
+    @app.get("/api/compare", tags=["specs"], responses=_errors(404, 422))
     def compare(
         svc: Svc, part: Annotated[list[str], Query(max_length=200, description="Parts to compare (repeatable).")]
     ) -> JSONResponse:
         """Parameters as rows, parts as columns; each cell the values with their cell boxes."""
         return JSONResponse(svc.compare_parts(part).model_dump(mode="json"), headers=NO_STORE)
 
-    @app.get("/api/documents/{doc_id}/specs", tags=["specs"], responses=_errors(404))
+    @app.get("/api/documents/{doc_id}/specs", tags=["specs"], responses=_errors(404, 422))
     def doc_specs(svc: Svc, doc_id: str) -> JSONResponse:
         """A document's spec values, each with its row box and its cells' boxes."""
         check_id(doc_id, "document")
