@@ -248,16 +248,16 @@ def xss_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         lines.append(
             json.dumps(
                 {
-                    "chunk_id": f"evil_p1_b{n:02d}",
+                    "chunk_id": f"evil_p{n + 1}_b00",  # one page each: two hits, not a hit and a companion
                     "doc_id": "evil",
-                    "page": 1,
+                    "page": n + 1,
                     "bboxes_pdf": [[40, 40 + 100 * n, 300, 120 + 100 * n]],
                     "page_size_pt": [612, 792],
                     "block_type": "text",
                     "section_title": text,
                     "toc_path": f"evil > {text}",
                     "native_text": text,
-                    "rows": [{"page": 1, "bbox_pdf": [40, 40, 300, 60], "cells": [text, "x"], "text": text}],
+                    "rows": [{"page": n + 1, "bbox_pdf": [40, 40, 300, 60], "cells": [text, "x"], "text": text}],
                 }
             )
         )
@@ -282,7 +282,7 @@ def test_browser_chunk_text_is_data_not_markup(browser, xss_site: Path) -> None:
     page.locator(".card.hit").first.click()
     page.wait_for_selector(".details")
     assert "<script>" in page.inner_text(".details")
-    page.goto((xss_site / "index.html").as_uri() + "#/doc/0?page=1&chunk=evil_p1_b01&row=0")
+    page.goto((xss_site / "index.html").as_uri() + "#/doc/0?page=2&chunk=evil_p2_b00&row=0")
     page.wait_for_selector(".details")
     page.wait_for_timeout(300)
     assert page.evaluate("() => window.__xss") is None
