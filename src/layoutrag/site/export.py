@@ -6,8 +6,8 @@ The site works from file:// and from any static host: no server, no request outs
     SITE/site.js               tokenizer.js + search.js + app.js (plain ES modules, bundled into one
                                classic script: Chromium refuses module scripts from file://)
     SITE/style.css             the web UI's style (serve/static/style.css) plus the site's
-    SITE/data/site-data.js     `window.LAYOUTRAG_SITE = {meta, index, vocab, chunks}`: the BM25 weights,
-                               vocabulary and chunk records, each gzip + base64 (a classic script,
+    SITE/data/site-data.js     `window.LAYOUTRAG_SITE = {meta, index, vocab, chunks, glossary}`: the BM25
+                               weights, vocabulary, chunk records and glossary, each gzip + base64 (a classic script,
                                because file:// pages cannot fetch()); DecompressionStream unpacks them
     SITE/pages/{doc}/p{n}.webp page images (~100 dpi) for the page viewer
     SITE/evidence/{chunk}.webp evidence images of the example queries' hits (or all, or none)
@@ -56,6 +56,7 @@ SERVE_STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
 MODULES = ("tokenizer", "search", "app")  # dependency order
 PAGE_DPI = 100
 WEBP_QUALITY = 70
+EXAMPLE_IMAGE_HITS = 5  # evidence images for the top hits (and their companions) of each example query
 ImageMode = Literal["examples", "all", "none"]
 CHUNK_FIELDS = (
     "chunk_id",
@@ -86,6 +87,7 @@ class SiteData:
     indices: np.ndarray
     weights: np.ndarray
     chunks: list[dict[str, Any]]
+    glossary: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -147,7 +149,6 @@ def collect(index: HybridIndex, *, examples: Sequence[str] = ()) -> SiteData:
             }
             for d in index.table.doc_ids
         ],
-        "glossary": glossary_tables(),
         "examples": list(examples),
         "images": {},
     }
@@ -158,6 +159,7 @@ def collect(index: HybridIndex, *, examples: Sequence[str] = ()) -> SiteData:
         indices=np.asarray(w.indices, dtype=np.uint32),
         weights=np.asarray(w.data, dtype=np.float32),
         chunks=[_chunk_record(c) for c in index.chunks],
+        glossary=glossary_tables(),
     )
 
 
@@ -200,6 +202,7 @@ def site_data_js(data: SiteData) -> tuple[str, dict[str, int]]:
         "index": _b64gz(encode_index(data)),
         "vocab": _b64gz("\n".join(data.terms).encode("utf-8")),
         "chunks": _b64gz(json.dumps(data.chunks, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
+        "glossary": _b64gz(json.dumps(data.glossary, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
     }
     meta = json.dumps(data.meta, ensure_ascii=False, separators=(",", ":"))
     body = ",".join(f'"{k}":"{v}"' for k, v in parts.items())
@@ -371,7 +374,7 @@ def export_site(
     elif images == "examples":
         ids = []
         for q in examples:
-            for h in index.search(q, mode="bm25"):
+            for h in index.search(q, mode="bm25", top_k=EXAMPLE_IMAGE_HITS):
                 ids += [h.chunk_id, *(c.chunk_id for c in h.companions)]
     else:
         ids = []

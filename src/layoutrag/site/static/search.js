@@ -30,8 +30,8 @@ export async function gunzip(bytes) {
 
 /** The site's data object (data/site-data.js: base64 gzip payloads) -> decoded parts. */
 export async function decodeSite(data) {
-  const [index, vocab, chunks] = await Promise.all(
-    [data.index, data.vocab, data.chunks].map((p) => gunzip(base64Bytes(p))),
+  const [index, vocab, chunks, glossary] = await Promise.all(
+    [data.index, data.vocab, data.chunks, data.glossary].map((p) => gunzip(base64Bytes(p))),
   );
   const dec = new TextDecoder();
   const view = new DataView(index.buffer, index.byteOffset, index.byteLength);
@@ -54,7 +54,10 @@ export async function decodeSite(data) {
     }
   }
   const terms = nTerms ? dec.decode(vocab).split("\n") : [];
-  return { meta: data.meta, terms, indptr, indices, weights, chunks: JSON.parse(dec.decode(chunks)) };
+  return {
+    meta: data.meta, terms, indptr, indices, weights,
+    chunks: JSON.parse(dec.decode(chunks)), glossary: JSON.parse(dec.decode(glossary)),
+  };
 }
 
 // --------------------------------------------------------------------------- query text
@@ -131,7 +134,7 @@ export class SiteSearch {
     this.chunks = site.chunks;
     this.nDocs = site.chunks.length;
     this.tokenizer = new PartAwareTokenizer();
-    this.glossary = new Glossary(site.meta.glossary);
+    this.glossary = new Glossary(site.glossary);
     this.docIndex = new Map(site.meta.doc_ids.map((d, i) => [d, i]));
     this.acc = new Float64Array(this.nDocs);
     this.touched = new Uint8Array(this.nDocs);
@@ -186,8 +189,7 @@ export class SiteSearch {
       }
     }
     const idx = [], val = [];
-    hit.sort((a, b) => a - b);
-    for (const d of hit) {
+    for (const d of Uint32Array.from(hit).sort()) {
       touched[d] = 0;
       const s = Math.fround(acc[d]);
       if (s !== 0) { idx.push(d); val.push(s); }
@@ -198,12 +200,17 @@ export class SiteSearch {
   /** HybridIndex._bm25_run: the top `depth`, ties by chunk id. */
   bm25Run(lex, depth) {
     const [idx, val] = this.scores(lex);
-    const order = idx.map((_, j) => j);
-    order.sort((a, b) => val[b] - val[a] || idx[a] - idx[b]);
-    const keep = order.slice(0, depth);
+    // the top `depth` (Python: argpartition): everything at or above the depth-th best score, then
+    // sorted by score, ties by chunk id (not storage order, so a rebuild cannot reorder equal scores)
+    let keep = idx.map((_, j) => j);
+    if (keep.length > depth) {
+      const sorted = Float64Array.from(val).sort();
+      const bar = sorted[sorted.length - depth];
+      keep = keep.filter((j) => val[j] >= bar);
+    }
     const ids = (j) => this.chunks[idx[j]].chunk_id;
     keep.sort((a, b) => val[b] - val[a] || (ids(a) < ids(b) ? -1 : ids(a) > ids(b) ? 1 : 0));
-    return keep.map((j) => [idx[j], val[j]]);
+    return keep.slice(0, depth).map((j) => [idx[j], val[j]]);
   }
 
   /** HybridIndex._page_hits: lead chunks with companions of the same page. */
@@ -232,12 +239,17 @@ export class SiteSearch {
     return hits;
   }
 
+  rowTokens(chunk) {
+    // a table's row tokens, made once per chunk (rows are fixed for the site's life)
+    if (!chunk._rowTokens) {
+      const tokens = chunk.rows.map((row) => (row.is_header ? [] : [...new Set(this.tokenizer.tokenize(row.text || row.cells.join(" ")))]));
+      Object.defineProperty(chunk, "_rowTokens", { value: tokens, enumerable: false });
+    }
+    return chunk._rowTokens;
+  }
+
   rowScores(chunk, tokens) {
-    return chunk.rows.map((row) => {
-      if (row.is_header) return this.idfMass([]);
-      const held = new Set(this.tokenizer.tokenize(row.text || row.cells.join(" ")));
-      return this.idfMass([...held].filter((t) => tokens.has(t)));
-    });
+    return this.rowTokens(chunk).map((held) => this.idfMass(held.filter((t) => tokens.has(t))));
   }
 
   matchedRow(chunk, qTokens) {

@@ -38,7 +38,8 @@ const WORD = "[0-9a-z\\u00df-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff]+(?:[-_./+#][
 const CJK = "[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+";
 export const CJK_RE = new RegExp(CJK, "u");
 export const CJK_RE_G = new RegExp(CJK, "gu");
-const WORD_OR_CJK_RE = new RegExp(`(?<word>${WORD})|(?<cjk>${CJK})`, "gu");
+// no `u` flag here: every class is in the BMP (a surrogate half matches none), and V8 scans faster
+const WORD_OR_CJK_RE = new RegExp(`(${WORD})|(${CJK})`, "g");
 const SEP_RE = /[-_./+#]+/;
 const SEP_RE_G = /[-_./+#]+/g;
 const NUMBER_RE = new RegExp(`^${D}+(?:\\.${D}+)?$`, "u");
@@ -123,8 +124,9 @@ export class PartAwareTokenizer {
       return " ";
     });
     const out = values;
-    for (const m of t.matchAll(WORD_OR_CJK_RE)) {
-      if (m.groups.cjk !== undefined) out.push(...cjkTokens(m[0]));
+    WORD_OR_CJK_RE.lastIndex = 0;
+    for (let m; (m = WORD_OR_CJK_RE.exec(t)) !== null; ) {
+      if (m[2] !== undefined) out.push(...cjkTokens(m[0]));
       else out.push(...this.word(m[0]));
     }
     return out;
