@@ -98,7 +98,7 @@ def main() -> None:
     )
     print()
     print(
-        "| chunks | index (gz+b64) | chunk records (gz+b64) | MB per 1,000 chunks | load "
+        "| chunks | index + vocab (gz+b64) | chunk records (gz+b64) | MB per 1,000 chunks | load "
         "| first run median / max | repeated median / p95 / max | Python bm25 median |"
     )
     print("|---|---|---|---|---|---|---|---|")

@@ -257,7 +257,9 @@ def xss_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     "section_title": text,
                     "toc_path": f"evil > {text}",
                     "native_text": text,
-                    "rows": [{"page": n + 1, "bbox_pdf": [40, 40, 300, 60], "cells": [text, "x"], "text": text}],
+                    "rows": [
+                        {"page": n + 1, "bbox_pdf": [40, 40, 300, 60], "cells": [text, "x"], "text": text}
+                    ],
                 }
             )
         )

@@ -202,7 +202,9 @@ def site_data_js(data: SiteData) -> tuple[str, dict[str, int]]:
         "index": _b64gz(encode_index(data)),
         "vocab": _b64gz("\n".join(data.terms).encode("utf-8")),
         "chunks": _b64gz(json.dumps(data.chunks, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
-        "glossary": _b64gz(json.dumps(data.glossary, ensure_ascii=False, separators=(",", ":")).encode("utf-8")),
+        "glossary": _b64gz(
+            json.dumps(data.glossary, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        ),
     }
     meta = json.dumps(data.meta, ensure_ascii=False, separators=(",", ":"))
     body = ",".join(f'"{k}":"{v}"' for k, v in parts.items())

@@ -45,7 +45,7 @@ function byId() {
 function plainNotice() {
   return h("div", { class: "notice intro", id: "mode-note" },
     "Static site: lexical search only — BM25 with the part-aware tokenizer and the zh↔en glossary, ",
-    "ranked exactly as `layoutrag search` ranks with BM25 alone. Dense retrieval and fusion are not in the static site ",
+    "ranked exactly as layoutrag's own BM25-only path ranks. Dense retrieval and fusion are not in the static site ",
     "(they need the embedding model): run `layoutrag serve` for those.");
 }
 
