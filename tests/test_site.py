@@ -293,3 +293,37 @@ def test_browser_chunk_text_is_data_not_markup(browser, xss_site: Path) -> None:
     assert not page.errors, page.errors
     _requests_stay_inside(page, xss_site)
     page.close()
+
+
+def test_cli_export_site_prints_each_part(served_data: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+
+    ex = tmp_path / "examples.txt"
+    ex.write_text("# examples\nload capacitance\n", encoding="utf-8")
+    out = tmp_path / "site"
+    r = CliRunner().invoke(
+        app,
+        [
+            "export-site",
+            "--data",
+            str(served_data),
+            "--out",
+            str(out),
+            "--images",
+            "none",
+            "--examples",
+            str(ex),
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    for part in ("data: index", "data: vocab", "data: chunks", "data/site-data.js", "site.js", "page images"):
+        assert part in r.output
+    assert "per 1,000 chunks" in r.output
+    assert not (out / "pages").exists() and (out / "index.html").exists()
+    assert '"examples":["load capacitance"]' in (out / "data" / "site-data.js").read_text(encoding="utf-8")
+    bad = CliRunner().invoke(
+        app, ["export-site", "--data", str(served_data), "--out", str(out), "--images", "some"]
+    )
+    assert bad.exit_code != 0 and "--images" in bad.output
