@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: install demo test lint chromium bench clean
+.PHONY: install demo site test lint chromium bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ chromium:
 
 demo: install
 	$(BIN)/layoutrag demo
+
+# the sample corpus as a static site (search in the browser, works from file://): open site/index.html
+SITE ?= site
+site: install
+	$(BIN)/layoutrag demo --no-serve
+	$(BIN)/layoutrag export-site --out $(SITE)
 
 test: install chromium
 	$(BIN)/ruff check src tests benchmarks tools

@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "layoutrag.service": 8,
     "layoutrag.evaluation": 9,
     "layoutrag.serve": 9,
+    "layoutrag.site": 9,
     "layoutrag.cli": 10,
     "layoutrag": 10,  # the package's __init__ (the public API)
 }

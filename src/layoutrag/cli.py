@@ -480,6 +480,39 @@ def demo(
     run_demo(_data(data, s), host=host, port=port, n=n, serve=not no_serve, console=console, settings=s)
 
 
+@command("export-site")
+def export_site(
+    data: DataOpt = None,
+    out: Annotated[Path, typer.Option("--out", help="The site's folder (created; its data is replaced).")] = Path(
+        "site"
+    ),
+    images: Annotated[
+        str, typer.Option("--images", help="Evidence images: examples (the example queries' hits), all, none.")
+    ] = "examples",
+    examples: Annotated[
+        Path | None, typer.Option("--examples", help="Example queries: one a line, or JSON lines with `query`.")
+    ] = None,
+) -> None:
+    """Export the index as a static site that searches in the browser (BM25 only; works from file://)."""
+    from layoutrag.errors import InputError
+    from layoutrag.site.export import default_examples, export_site, read_examples
+
+    if images not in ("examples", "all", "none"):
+        raise InputError(f"--images must be examples, all or none, not {images!r}")
+    s = _settings()
+    root = _data(data, s)
+    qs = read_examples(examples) if examples else default_examples(root)
+    report = export_site(root, out, images=images, examples=qs, settings=s)  # type: ignore[arg-type]
+    for part, size in report.sizes.items():
+        console.print(f"  {part:<22} {size / 1024:>10.1f} KiB", highlight=False)
+    per_k = report.data_bytes / max(report.n_chunks, 1) * 1000 / 1e6
+    console.print(
+        f"site: {report.n_docs} documents, {report.n_chunks} chunks -> {out}/index.html "
+        f"(index + chunk records {report.data_bytes / 1e6:.2f} MB, {per_k:.2f} MB per 1,000 chunks)",
+        highlight=False,
+    )
+
+
 def main() -> None:  # pragma: no cover
     app()
 

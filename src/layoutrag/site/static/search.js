@@ -1,0 +1,292 @@
+// The lexical search path of layoutrag (HybridIndex.search(query, mode="bm25")), ported to plain
+// JavaScript: query normalisation, zh<->en glossary expansion, the weighted lexical query, BM25 over
+// the exported weights, hits with companions from the same page, and the matched table row.
+// Parity with Python is the contract (tests/js/search.test.mjs, tests/test_site.py): same chunk ids in
+// the same order, same companions and matched rows, the same float32 scores.
+// Dense retrieval and fusion are not here: a static site has no embedder.
+import { CJK_RE, CJK_RE_G, PartAwareTokenizer, normalizeText } from "./tokenizer.js";
+
+export const NGRAM_QUERY_WEIGHT = 0.25;
+export const EXPANSION_TOKENS = 2.0;
+export const ZH_EXPANSION_TOKENS = 0.5;
+
+export class InputError extends Error {}
+
+// --------------------------------------------------------------------------- payload decoding
+export function base64Bytes(b64) {
+  if (typeof atob === "function") {
+    const bin = atob(b64);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  return new Uint8Array(Buffer.from(b64, "base64"));
+}
+
+export async function gunzip(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The site's data object (data/site-data.js: base64 gzip payloads) -> decoded parts. */
+export async function decodeSite(data) {
+  const [index, vocab, chunks, glossary] = await Promise.all(
+    [data.index, data.vocab, data.chunks, data.glossary].map((p) => gunzip(base64Bytes(p))),
+  );
+  const dec = new TextDecoder();
+  const view = new DataView(index.buffer, index.byteOffset, index.byteLength);
+  const nTerms = view.getUint32(0, true);
+  const nPost = view.getUint32(4, true);
+  let off = 8;
+  const indptr = new Uint32Array(nTerms + 1);
+  for (let i = 0; i <= nTerms; i++, off += 4) indptr[i] = view.getUint32(off, true);
+  const weights = new Float32Array(nPost);
+  for (let i = 0; i < nPost; i++, off += 4) weights[i] = view.getFloat32(off, true);
+  // doc indices: per term, LEB128 varints of the gaps between sorted chunk numbers
+  const indices = new Uint32Array(nPost);
+  for (let t = 0; t < nTerms; t++) {
+    let prev = 0;
+    for (let k = indptr[t]; k < indptr[t + 1]; k++) {
+      let v = 0, shift = 0, b;
+      do { b = index[off++]; v += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
+      prev += v;
+      indices[k] = prev;
+    }
+  }
+  const terms = nTerms ? dec.decode(vocab).split("\n") : [];
+  return {
+    meta: data.meta, terms, indptr, indices, weights,
+    chunks: JSON.parse(dec.decode(chunks)), glossary: JSON.parse(dec.decode(glossary)),
+  };
+}
+
+// --------------------------------------------------------------------------- query text
+const NONPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/** layoutrag.index.query.normalize_query: non-printable characters blanked, whitespace collapsed. */
+export function normalizeQuery(query, maxChars) {
+  const chars = [...query];
+  if (chars.length > maxChars) throw new InputError(`query too long: ${chars.length} characters (limit ${maxChars})`);
+  return chars.map((ch) => (ch !== " " && NONPRINTABLE.test(ch) ? " " : ch)).join("").split(" ").filter(Boolean).join(" ");
+}
+
+export function isSearchable(query) {
+  return ALNUM.test(query);
+}
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"); // `\-` is a syntax error in a `u` pattern
+}
+
+/** layoutrag.index.glossary.Glossary, from its exported tables (term order as Python sorts them). */
+export class Glossary {
+  constructor(g) {
+    this.zhTerms = g.zh_terms;
+    this.zhToEn = g.zh_to_en;
+    this.enToZh = g.en_to_zh;
+    this.enRe = g.en_terms.length
+      ? new RegExp("(?<![a-z0-9])(" + g.en_terms.map(escapeRe).join("|") + ")(?![a-z0-9])", "gu")
+      : null;
+  }
+
+  expansions(query) {
+    const out = [];
+    const seen = new Set();
+    const ql = query.toLowerCase();
+    const add = (term) => {
+      const tl = term.toLowerCase();
+      if (!seen.has(tl) && !ql.includes(tl)) {
+        seen.add(tl);
+        out.push(term);
+      }
+    };
+    for (const zh of this.zhTerms) if (query.includes(zh)) for (const en of this.zhToEn[zh]) add(en);
+    if (this.enRe) for (const m of ql.matchAll(this.enRe)) for (const zh of this.enToZh[m[1]]) add(zh);
+    return out;
+  }
+
+  expandQuery(query) {
+    const extra = this.expansions(query);
+    return extra.length ? query + " " + extra.join(" ") : query;
+  }
+}
+
+function isNgram(token) {
+  return token.startsWith("#") && token.length === 4;
+}
+
+export function queryTokenWeight(token) {
+  return isNgram(token) ? NGRAM_QUERY_WEIGHT : 1.0;
+}
+
+// --------------------------------------------------------------------------- the engine
+export class SiteSearch {
+  /** `site`: decodeSite's result. */
+  constructor(site) {
+    this.meta = site.meta;
+    this.settings = site.meta.settings;
+    this.terms = site.terms;
+    this.vocab = new Map(site.terms.map((t, i) => [t, i]));
+    this.indptr = site.indptr;
+    this.indices = site.indices;
+    this.weights = site.weights;
+    this.chunks = site.chunks;
+    this.nDocs = site.chunks.length;
+    this.tokenizer = new PartAwareTokenizer();
+    this.glossary = new Glossary(site.glossary);
+    this.docIndex = new Map(site.meta.doc_ids.map((d, i) => [d, i]));
+    this.acc = new Float64Array(this.nDocs);
+    this.touched = new Uint8Array(this.nDocs);
+  }
+
+  static async load(data) {
+    return new SiteSearch(await decodeSite(data));
+  }
+
+  idf(term) {
+    const j = this.vocab.get(term);
+    if (j === undefined) return 0.0;
+    const df = this.indptr[j + 1] - this.indptr[j];
+    return Math.log1p((this.nDocs - df + 0.5) / (df + 0.5));
+  }
+
+  idfMass(terms) {
+    // summed in sorted order, as Python does (float sums in another order can break ties differently)
+    return [...terms].sort().reduce((s, t) => s + this.idf(t), 0);
+  }
+
+  /** HybridIndex._lexical_query: term -> weight (a Map, in Python's insertion order). */
+  lexicalQuery(query) {
+    const w = new Map();
+    const add = (t, v) => w.set(t, (w.get(t) ?? 0.0) + v);
+    for (const t of this.tokenizer.tokenize(query)) if (!CJK_RE.test(t)) add(t, queryTokenWeight(t));
+    for (const m of normalizeText(query).matchAll(CJK_RE_G)) {
+      const toks = this.tokenizer.tokenize(m[0]);
+      for (const t of toks) add(t, Math.min(1.0, EXPANSION_TOKENS / toks.length));
+    }
+    for (const term of this.glossary.expansions(query)) {
+      const toks = this.tokenizer.tokenize(term);
+      const budget = CJK_RE.test(term) ? ZH_EXPANSION_TOKENS : EXPANSION_TOKENS;
+      const share = toks.length ? Math.min(1.0, budget / toks.length) : 0.0;
+      for (const t of toks) add(t, share * queryTokenWeight(t));
+    }
+    return w;
+  }
+
+  /** BM25Index.scores: [chunk numbers, float32 scores] of the chunks with a positive score. */
+  scores(lex) {
+    const acc = this.acc, touched = this.touched, hit = [];
+    for (const [term, n] of lex) {
+      const j = this.vocab.get(term);
+      if (j === undefined || !(n > 0)) continue;
+      const f = Math.fround(n); // numpy: float32 weights times a Python float stay float32
+      for (let k = this.indptr[j]; k < this.indptr[j + 1]; k++) {
+        const d = this.indices[k];
+        const v = n !== 1 ? Math.fround(this.weights[k] * f) : this.weights[k];
+        if (!touched[d]) { touched[d] = 1; acc[d] = 0; hit.push(d); }
+        acc[d] += v;
+      }
+    }
+    const idx = [], val = [];
+    for (const d of Uint32Array.from(hit).sort()) {
+      touched[d] = 0;
+      const s = Math.fround(acc[d]);
+      if (s !== 0) { idx.push(d); val.push(s); }
+    }
+    return [idx, val];
+  }
+
+  /** HybridIndex._bm25_run: the top `depth`, ties by chunk id. */
+  bm25Run(lex, depth) {
+    const [idx, val] = this.scores(lex);
+    // the top `depth` (Python: argpartition): everything at or above the depth-th best score, then
+    // sorted by score, ties by chunk id (not storage order, so a rebuild cannot reorder equal scores)
+    let keep = idx.map((_, j) => j);
+    if (keep.length > depth) {
+      const sorted = Float64Array.from(val).sort();
+      const bar = sorted[sorted.length - depth];
+      keep = keep.filter((j) => val[j] >= bar);
+    }
+    const ids = (j) => this.chunks[idx[j]].chunk_id;
+    keep.sort((a, b) => val[b] - val[a] || (ids(a) < ids(b) ? -1 : ids(a) > ids(b) ? 1 : 0));
+    return keep.slice(0, depth).map((j) => [idx[j], val[j]]);
+  }
+
+  /** HybridIndex._page_hits: lead chunks with companions of the same page. */
+  pageHits(ranked, k) {
+    const members = Math.max(1, this.settings.page_members);
+    const depth = members > 1 ? this.settings.merge_depth : 0;
+    const share = this.settings.companion_score;
+    const hits = [];
+    const leadOf = new Map();
+    for (let rank = 0; rank < ranked.length; rank++) {
+      const [i, score] = ranked[rank];
+      if (rank >= depth && hits.length >= k) break;
+      const c = this.chunks[i];
+      const key = this.docIndex.get(c.doc_id) + ":" + c.page;
+      const h = leadOf.get(key);
+      const close = h !== undefined && hits[h][0][1] > 0 && score >= share * hits[h][0][1];
+      if (rank < depth && h !== undefined && close && hits[h].length < members) {
+        hits[h].push([i, score]);
+        continue;
+      }
+      if (hits.length < k) {
+        if (!leadOf.has(key)) leadOf.set(key, hits.length);
+        hits.push([[i, score]]);
+      }
+    }
+    return hits;
+  }
+
+  rowTokens(chunk) {
+    // a table's row tokens, made once per chunk (rows are fixed for the site's life)
+    if (!chunk._rowTokens) {
+      const tokens = chunk.rows.map((row) => (row.is_header ? [] : [...new Set(this.tokenizer.tokenize(row.text || row.cells.join(" ")))]));
+      Object.defineProperty(chunk, "_rowTokens", { value: tokens, enumerable: false });
+    }
+    return chunk._rowTokens;
+  }
+
+  rowScores(chunk, tokens) {
+    return this.rowTokens(chunk).map((held) => this.idfMass(held.filter((t) => tokens.has(t))));
+  }
+
+  matchedRow(chunk, qTokens) {
+    const rs = qTokens && qTokens.size ? this.rowScores(chunk, qTokens) : [];
+    const best = rs.length ? Math.max(...rs) : 0.0;
+    return best > 0 ? rs.indexOf(best) : null;
+  }
+
+  /** Hits, best first: {chunk (the record), score, bm25_rank, bm25_score, matched_row, companions}. */
+  search(query, { topK } = {}) {
+    const k = topK == null ? this.settings.top_k : Math.trunc(topK);
+    if (k < 1) throw new InputError("top_k must be at least 1");
+    query = normalizeQuery(query, this.settings.max_query_chars);
+    if (!isSearchable(query) || !this.nDocs) return [];
+    const depth = Math.max(this.settings.run_depth, k);
+    const lex = this.lexicalQuery(query);
+    const ranked = this.bm25Run(lex, depth);
+    const bRank = new Map(ranked.map(([i], r) => [i, r + 1]));
+    let qTokens = null;
+    const pkg = (i, score) => {
+      const chunk = this.chunks[i];
+      const hasRows = chunk.rows && chunk.rows.length;
+      if (hasRows && qTokens === null) qTokens = new Set(this.tokenizer.tokenize(this.glossary.expandQuery(query)));
+      return {
+        chunk_id: chunk.chunk_id,
+        chunk,
+        score,
+        bm25_rank: bRank.get(i) ?? null,
+        bm25_score: score,
+        matched_row: hasRows ? this.matchedRow(chunk, qTokens) : null,
+        companions: [],
+      };
+    };
+    return this.pageHits(ranked, k).map((members) => {
+      const lead = pkg(...members[0]);
+      lead.companions = members.slice(1).map(([i, s]) => pkg(i, s));
+      return lead;
+    });
+  }
+}
