@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from scipy.cluster.hierarchy import DisjointSet
 
+from layoutrag.chunking.group import x_overlap_frac
 from layoutrag.config import Settings
 from layoutrag.geometry import as_box, union_box
 from layoutrag.records import BBox, Box, Chunk, Region
@@ -32,14 +33,6 @@ __all__ = ["SIZES", "block_components", "larger_units"]
 SIZES = ("unit", "block", "page")
 _BAND_OVERLAP = 0.5  # side by side: the boxes share this much of the smaller one's height
 _COLUMN_OVERLAP = 0.5  # stacked: the boxes share this much of the narrower one's width
-
-
-def _x_overlap(a: Sequence[float], b: Sequence[float]) -> float:
-    ax0, _, ax1, _ = a
-    bx0, _, bx1, _ = b
-    w = min(ax1, bx1) - max(ax0, bx0)
-    narrow = min(ax1 - ax0, bx1 - bx0)
-    return max(0.0, w) / narrow if narrow > 0 else 0.0
 
 
 def _y_overlap(a: Sequence[float], b: Sequence[float]) -> float:
@@ -81,7 +74,7 @@ def block_components(rects: Sequence[BBox], max_gap: float) -> list[list[int]]:
             a, b = rects[i], rects[j]
             vgap = max(0.0, max(a[1], b[1]) - min(a[3], b[3]))
             hgap = max(0.0, max(a[0], b[0]) - min(a[2], b[2]))
-            stacked = _x_overlap(a, b) >= _COLUMN_OVERLAP and vgap <= max_gap
+            stacked = x_overlap_frac(a, b) >= _COLUMN_OVERLAP and vgap <= max_gap
             beside = _y_overlap(a, b) >= _BAND_OVERLAP and hgap <= max_gap
             if (stacked or beside) and _between_free(a, b, rects, {i, j}):
                 sets.merge(i, j)
