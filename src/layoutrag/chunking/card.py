@@ -2,8 +2,9 @@
 
 It feeds the index, so a query naming a series reaches chunks whose own text never repeats it.
 Everything comes from rules over the document's own text: part-like tokens in the title block
-(page 1's headers, title and first headings) and in ordering / part-numbering tables; vendors
-from a list of names datasheets print; product type and key parameters from keyword patterns.
+(page 1's headers, title and first headings) and in ordering / part-numbering tables; the vendor
+from the company the document names as its own (copyright holder, name with a legal form), else
+from public manufacturer registries (JEP106, USB and PCI vendor IDs); product type and key parameters from keyword patterns.
 The vendor names, product-type patterns and package and standard prefixes are data files under
 ``layoutrag/data/`` (see `layoutrag.vocab`).
 
@@ -391,16 +392,106 @@ def _file_name_parts(doc: Document, printed: _DocText, title_text: str) -> list[
     return out
 
 
-def _vendor(text: str) -> str:
+# a company as it names itself: "© 2019 TXC Corporation", "Murata Manufacturing Co., Ltd.",
+# "Copyright 2008 by Analog Devices", "深圳市XX电子有限公司" (names run on spaces, never over a line)
+_NAME = r"[A-Z][\w&.\-]*(?:[ \t]+(?:&|[A-Z][\w&.\-]*|of|de|and)){0,4}"
+_LEGAL_FORM = (
+    r"(?:Co\.?,?[ \t]*Ltd\.?|Incorporated|Inc\.|Inc\b|Corporation|Corp\.|GmbH|AG\b|LLC|L\.L\.C\.|"
+    r"Ltd\.?|Limited|N\.V\.|B\.V\.|S\.A\.|K\.K\.|Pte\.?[ \t]*Ltd|plc\b)"
+)
+_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*[ \t]*,?[ \t]*"
+_COPYRIGHT_RE = re.compile(  # "© [Copyright] [years] [by] NAME" or "Copyright [©] years [by] NAME"
+    r"(?:(?:©|\([cC]\))[ \t]*(?:(?i:copyright)[ \t]*)?(?:" + _YEARS + r")?"
+    r"|(?i:copyright)[ \t]*(?:(?:©|\([cC]\))[ \t]*)?" + _YEARS + r")"
+    r"(?:by[ \t]+)?(" + _NAME + r")"
+)
+_LEGAL_RE = re.compile(r"(?<![\w&])(" + _NAME + r"),?[ \t]+" + _LEGAL_FORM)
+_LEGAL_ZH_RE = re.compile(r"([\u4e00-\u9fff]{2,16}?)(?:股份)?有限公司")
+_LEGAL_TAIL_RE = re.compile(r"(?:[,\s]+" + _LEGAL_FORM + r"\.?|[\s,.]+)$", re.IGNORECASE)
+_NOT_A_NAME = re.compile(r"^(?:all|the|this|and|of|by|inc|ltd|co|rights?|reserved)$", re.IGNORECASE)
+# words of a company's legal name that say what kind of company, never which one
+_GENERIC_COMPANY_WORDS = frozenset(
+    "electronic electronics microelectronics semiconductor semiconductors technology technologies industries "
+    "industrial components products systems devices instruments international group holdings company "
+    "science manufacturing corporation".split()
+)
+_WORD_RE = re.compile(r"[a-z0-9\u4e00-\u9fff][a-z0-9&'\-.\u4e00-\u9fff]*")
+_MAX_NAME_WORDS = max((k.count(" ") + 1 for k in _VENDORS), default=1)
+
+
+def _registry_names(text: str, *, whole_only: bool = False) -> list[tuple[int, str]]:
+    """(position, printed name) of the registry's vendor names in `text`, longest name first at a
+    position. In free text a name is a whole registry name or an uncommon first word of 4+
+    characters ("murata"); acronyms ("ecs", "dsp") count only inside a company's own name, where
+    they cannot be datasheet jargon; `whole_only` keeps names of several words only."""
     low = text.lower()
-    best: tuple[int, str] | None = None
-    for name, canon in _VENDORS.items():
-        m = re.search(r"(?<![a-z])" + re.escape(name) + r"(?![a-z])", low)
-        if m and (
-            best is None or m.start() < best[0] or (m.start() == best[0] and len(canon) > len(best[1]))
-        ):
-            best = (m.start(), canon)
-    return best[1] if best else ""
+    words = [(m.start(), m.group().rstrip(".")) for m in _WORD_RE.finditer(low)]
+    out: list[tuple[int, str]] = []
+    for i, (pos, _) in enumerate(words):
+        for n in range(min(_MAX_NAME_WORDS, len(words) - i), 0, -1):
+            key = " ".join(w for _, w in words[i : i + n])
+            if key in _VENDORS and (n > 1 or (not whole_only and len(key) >= 4)):
+                out.append((pos, key))
+                break
+    return out
+
+
+def _vendor(text: str) -> str:
+    """The document's vendor: the company it names as its own (copyright holder first, then the
+    company printed most often with a legal form), mapped to the registry's name when the registry
+    knows the whole name; else the earliest registry vendor named in the text
+    (layoutrag/data/vendors.tsv, built from public registries by tools/vendor_registry.py)."""
+    own = _own_company(text)
+    if own:
+        return own
+    found = _registry_names(text)
+    if not found:
+        return ""
+    counts = Counter(_VENDORS[k] for _, k in found)
+    return max(counts, key=lambda v: (counts[v], -next(i for i, (_, k) in enumerate(found) if _VENDORS[k] == v)))
+
+
+def _own_company(text: str) -> str:
+    """The company the text names as its own. Names are grouped by their first word ("CLIFF" of a
+    copyright line and "Cliff Electronic Components Limited" are one company); a copyright line
+    weighs three legal-form mentions; the group printed most (then first) wins, under the name it
+    prints with a legal form, else its most frequent name."""
+    groups: dict[str, Counter[str]] = {}
+    legal: dict[str, str] = {}
+    first: dict[str, int] = {}
+    for weight, rx in ((3, _COPYRIGHT_RE), (1, _LEGAL_RE), (1, _LEGAL_ZH_RE)):
+        for m in rx.finditer(text):
+            name = _company_name(m.group(1))
+            if not name:
+                continue
+            key = name.split()[0].lower()
+            groups.setdefault(key, Counter())[name] += weight
+            first.setdefault(key, m.start())
+            if rx is not _COPYRIGHT_RE:
+                legal.setdefault(key, name)
+    if not groups:
+        return ""
+    best = max(groups, key=lambda k: (sum(groups[k].values()), -first[k]))
+    return legal.get(best) or groups[best].most_common(1)[0][0]
+
+
+def _company_name(raw: str) -> str:
+    name = re.split(r"(?i)\ball rights\b|\.[ \t]", raw)[0]
+    name, prev = name.strip(), ""
+    while name != prev:  # drop the legal form, trailing punctuation and stray words at either end
+        prev = name
+        words = _LEGAL_TAIL_RE.sub("", name).strip().split()
+        while words and _NOT_A_NAME.match(words[-1].strip(".,")):
+            words.pop()
+        while words and _NOT_A_NAME.match(words[0].strip(".,")):
+            words.pop(0)
+        name = " ".join(words)
+    if len(name) < 2 or not re.search(r"[A-Za-z\u4e00-\u9fff]", name):
+        return ""
+    if all(w.lower().strip(".,&") in _GENERIC_COMPANY_WORDS for w in words):
+        return ""
+    whole = _registry_names(name, whole_only=True)  # the registry's name for a name it knows whole
+    return _VENDORS[whole[0][1]] if whole else name
 
 
 def _product_type(text: str, *, first: bool = True, among: tuple[str, ...] = ()) -> str:

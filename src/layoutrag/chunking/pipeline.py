@@ -48,7 +48,7 @@ __all__ = [
     "page_units_in_memory",
 ]
 
-CHUNK_STAGE_VERSION = "chunk-13"  # 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed; 13: table rows carry cell boxes
+CHUNK_STAGE_VERSION = "chunk-14"  # 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed; 13: table rows carry cell boxes; 14: card vendor from the document's own company + public registries
 
 log = logging.getLogger(__name__)
 
