@@ -35,7 +35,7 @@ def lexical() -> HybridIndex:
 def test_the_shipped_weights_match_the_features() -> None:
     r = default_ranker()
     assert r.features == FEATURES
-    assert len(r.coef) == len(FEATURES) and r.n_parameters == len(FEATURES) + 1
+    assert len(r.coef) == len(FEATURES) and r.n_parameters == len(FEATURES) + 1 + len(r.page_below)
 
 
 def test_weights_round_trip_and_refuse_other_features() -> None:

@@ -139,7 +139,7 @@ class FusionSettings(_Group):
     flat_prefix: ClassVar[str] = "fusion_"
     flat_overrides: ClassVar[dict[str, str]] = {"strategy": "fusion"}
 
-    strategy: FusionStrategy = Field(FusionStrategy.weighted, description="How the lexical and dense runs are fused.")
+    strategy: FusionStrategy = Field(FusionStrategy.learned, description="How the lexical and dense runs are fused.")
     dense_weight: float = Field(0.5, ge=0, description="The dense run's vote relative to BM25's.")
     dense_depth: int = Field(20, ge=0, description="Dense ranks beyond this do not vote.")
     doc_weight: float = Field(2.0, ge=0, description="Weight of the document-level BM25 run.")
