@@ -353,10 +353,10 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     if name:
         for n, pid, _, _ in _names():
             if name == n:
-                return pid, True
+                return _refined(pid, n, symbol, unit), True
         for n, pid, punit, whole in _names():
             if not whole and _contains(name, n) and _unit_ok(punit, unit):
-                return pid, True
+                return _refined(pid, n, symbol, unit), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
         for piece in (p.strip() for p in name.split("/") if "/" in name):
             for n, pid, punit, _ in _names():
@@ -370,6 +370,19 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
         if hit and _unit_ok(hit[1], unit, strict=True):
             return hit[0], True
     return (name or fold(printed).lower()), False
+
+
+def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:
+    """The symbol refines a generic name: "Output voltage" printed with VOH is the output high
+    voltage, because VOH's parameter has a name that holds the words matched ("output voltage
+    high"). A symbol of an unrelated parameter changes nothing (two-letter symbols collide)."""
+    sym = fold(symbol).replace(" ", "")
+    hit = _symbols().get(sym) if sym else None
+    if hit is None or hit[0] == pid or not _unit_ok(hit[1], unit, strict=True):
+        return pid
+    if any(p == hit[0] and n != matched and _contains(n, matched) for n, p, _, _ in _names()):
+        return hit[0]
+    return pid
 
 
 def _contains(text: str, name: str) -> bool:

@@ -47,7 +47,7 @@ from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["SPEC_STAGE_VERSION", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
 
-SPEC_STAGE_VERSION = "specs-2"
+SPEC_STAGE_VERSION = "specs-3"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -153,12 +153,10 @@ def extract_specs(
     for c in chunks:
         if c.block_type != "table" or not c.rows:
             continue
-        values = _table_specs(card.doc_id, part, c, words)
+        values = _table_specs(card.doc_id, part, c, words, (*card.series, *card.part_numbers))
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
         for v in values:
-            if v.cells and v.part != part:
-                v.table = "ordering"
-            elif ratings:
+            if v.table != "ordering" and ratings:
                 v.table = "ratings"
         out.extend(values)
     return out
@@ -168,10 +166,23 @@ _RATINGS_RE = re.compile(r"absolute maximum|maximum ratings|limiting values|æžé
 
 
 @dataclass
+class _Group:
+    """One Min/Typ/Max (or Value) column group; a table printing one group per part or grade has
+    several, each named by the header words above it."""
+
+    cols: list[tuple[int, str]]  # (column index, role)
+    label: str = ""  # the header words above the group
+    part: str = ""  # the label when it names parts of the document
+
+
+@dataclass
 class _Cols:
     roles: dict[int, str] = field(default_factory=dict)  # column index -> role
     names: dict[int, str] = field(default_factory=dict)  # column index -> header text
     unit_hints: dict[int, str] = field(default_factory=dict)  # "Max (mA)" -> mA
+    boxes: dict[int, BBox] = field(default_factory=dict)  # column index -> its header cell's box
+    label_rows: list[TableRow] = field(default_factory=list)  # header rows above the Min/Typ/Max row
+    groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
@@ -211,6 +222,8 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
     "Value") wins over the row above it."""
     cols = _Cols()
     for row in header_rows:
+        boxed = len(row.cell_boxes) == len(row.cells)
+        roles_here = False
         for i, cell in enumerate(row.cells):
             role, hint = _role_of(cell)
             if cell.strip():
@@ -219,8 +232,14 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
                 continue
             if role in ("min", "typ", "max") or i not in cols.roles:
                 cols.roles[i] = role
+                if boxed:
+                    cols.boxes[i] = row.cell_boxes[i]
+            if role in _VALUE_ROLES:
+                roles_here = True
             if hint:
                 cols.unit_hints[i] = hint
+        if not roles_here:
+            cols.label_rows.append(row)
     # a merged "Value" spanning sub-headers: find_tables repeats its text in every spanned cell,
     # the sub-header row names them; cells still "value" with a min/typ/max neighbour are fine.
     if cols.kind == "" and cols.col("value") is not None and cols.col("parameter") is None:
@@ -234,14 +253,21 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
 
 
 def _table_specs(
-    doc_id: str, part: str, c: Chunk, words: Callable[[int], list[Word]] | None
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    words: Callable[[int], list[Word]] | None,
+    parts: tuple[str, ...] = (),
 ) -> list[SpecValue]:
     out: list[SpecValue] = []
     cols: _Cols | None = None
     pending_header: list[TableRow] = []
+    before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     for row in c.rows:
         if _is_header_row(row):
+            if not pending_header and before is not None and (cols is None or not cols.kind):
+                pending_header.append(before)
             pending_header.append(row)
             continue
         if pending_header:
@@ -250,12 +276,14 @@ def _table_specs(
             # a repeated header on the next page changes nothing; a different one starts afresh
             if cols is None or new.roles != cols.roles:
                 cols, prev = new, None
+                if cols.kind == "long":
+                    cols.groups = _value_groups(cols, row, words, parts)
         if cols is None or not cols.kind:
+            before = row
             continue
         if cols.kind == "long":
-            v, prev = _long_row(doc_id, part, c, row, cols, prev, words)
-            if v is not None:
-                out.append(v)
+            vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
+            out.extend(vs)
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     return out
@@ -267,6 +295,104 @@ def _cell(row: TableRow, i: int | None) -> str:
     return fold(row.cells[i])
 
 
+def _value_groups(
+    cols: _Cols, first: TableRow, words: Callable[[int], list[Word]] | None, parts: tuple[str, ...]
+) -> list[_Group]:
+    """The value columns in groups: a new group starts where a role repeats (Min Max Min Max). With
+    several groups each is named by the header words above its columns; a name that holds one of
+    the document's part numbers or series is the group's part, any other (a speed grade, a
+    temperature range) goes with the value's conditions."""
+    vcols = [(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES]
+    groups: list[_Group] = []
+    for i, r in vcols:
+        if not groups or any(r == q for _, q in groups[-1].cols):
+            groups.append(_Group(cols=[]))
+        groups[-1].cols.append((i, r))
+    if len(groups) < 2:
+        return groups
+    page_words = words(first.page) if words is not None else []
+    for g in groups:
+        xs = [cols.boxes[i] for i, _ in g.cols if i in cols.boxes]
+        if not xs:
+            continue
+        x0, x1 = min(b.x0 for b in xs), max(b.x1 for b in xs)
+        texts: list[str] = []
+        for row in cols.label_rows:
+            boxes = [row.cell_boxes[i] for i, _ in g.cols if i < len(row.cell_boxes)]
+            y0 = min((b.y0 for b in boxes), default=row.bbox_pdf.y0)
+            y1 = max((b.y1 for b in boxes), default=row.bbox_pdf.y1)
+            inside = [
+                w
+                for w in page_words
+                if x0 - 0.5 <= w.bbox_pdf.center[0] <= x1 + 0.5 and y0 - 0.5 <= w.bbox_pdf.center[1] <= y1 + 0.5
+                and row.page == first.page
+            ]
+            if inside:
+                texts += [w.text for w in sorted(inside, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))]
+            elif len(row.cell_boxes) == len(row.cells):
+                texts += [t for t, b in zip(row.cells, row.cell_boxes, strict=True) if t.strip() and x0 - 0.5 <= b.center[0] <= x1 + 0.5]
+        g.label = fold(" ".join(t for t in texts if _role_of(t)[0] is None)).strip(" ,;")
+        if g.label and _names_part(g.label, parts):
+            g.part = g.label
+    return groups
+
+
+def _norm_part(s: str) -> str:
+    return re.sub(r"[^0-9A-Z]", "", s.upper())
+
+
+def _names_part(label: str, parts: tuple[str, ...]) -> bool:
+    """Does a group's header name a part of the document (LM2904 for LM2904-N, LM358A)?"""
+    known = [_norm_part(p) for p in parts if len(_norm_part(p)) >= 4]
+    for tok in re.split(r"[\s,;/]+", label):
+        t = _norm_part(tok)
+        if len(t) >= 4 and re.search(r"[A-Z]", t) and re.search(r"\d", t):
+            if any(k.startswith(t) or t.startswith(k) for k in known):
+                return True
+    return False
+
+
+def _positional(
+    row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
+) -> dict[int, tuple[str, BBox]] | None:
+    """The value cells of a row re-read from the words' positions, when the table grid merged value
+    columns (one cell box spanning two Min/Typ/Max headers: "-0.3 32" under Min and Max): each
+    word goes to the value column whose header it sits under (nearest header centre). None when
+    the grid needs no fixing or the boxes are not known."""
+    vcols = [i for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i in cols.boxes]
+    if words is None or len(vcols) < 2 or len(row.cell_boxes) != len(row.cells):
+        return None
+    heads = {i: cols.boxes[i] for i in vcols}
+    merged = False
+    for i in vcols:
+        if i >= len(row.cells) or not row.cells[i].strip():
+            continue
+        b = row.cell_boxes[i]
+        spanned = [j for j, h in heads.items() if min(b.x1, h.x1) - max(b.x0, h.x0) > 0.6 * max(h.width, 1e-6)]
+        if len(spanned) >= 2:
+            merged = True
+            break
+    if not merged:
+        return None
+    x0 = min(h.x0 for h in heads.values())
+    x1 = max(h.x1 for h in heads.values())
+    # the value cells' height, not the row's: a parameter cell spanning sub-rows makes the row tall
+    filled_boxes = [row.cell_boxes[i] for i in vcols if i < len(row.cells) and row.cells[i].strip()]
+    y0, y1 = min(b.y0 for b in filled_boxes), max(b.y1 for b in filled_boxes)
+    got: dict[int, list[Word]] = {}
+    for w in words(row.page):
+        cx, cy = w.bbox_pdf.center
+        if not (x0 <= cx <= x1 and y0 - 0.5 <= cy <= y1 + 0.5):
+            continue
+        j = min(vcols, key=lambda k: abs(heads[k].center[0] - cx))
+        got.setdefault(j, []).append(w)
+    out: dict[int, tuple[str, BBox]] = {}
+    for j, ws in got.items():
+        ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+        out[j] = (" ".join(w.text for w in ws), union_box(w.bbox_pdf for w in ws))
+    return out
+
+
 def _long_row(
     doc_id: str,
     part: str,
@@ -275,7 +401,7 @@ def _long_row(
     cols: _Cols,
     prev: tuple[str, str, str] | None,
     words: Callable[[int], list[Word]] | None,
-) -> tuple[SpecValue | None, tuple[str, str, str] | None]:
+) -> tuple[list[SpecValue], tuple[str, str, str] | None]:
     pcol, scol, ucol, ccol = (
         cols.col("parameter"),
         cols.col("symbol"),
@@ -283,77 +409,85 @@ def _long_row(
         cols.col("conditions"),
     )
     name, symbol, unit_text = _cell(row, pcol), _cell(row, scol), _cell(row, ucol)
-    vcols = _first_group([(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i < len(row.cells)])
-    # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
-    seen_text: set[str] = set()
-    filled: list[tuple[int, str, str]] = []
-    for i, r in vcols:
-        t = _cell(row, i)
-        if not t:
-            continue
-        if t in seen_text and row.cell_boxes and i > 0 and row.cell_boxes[i] == row.cell_boxes[i - 1]:
-            continue
-        seen_text.add(t)
-        filled.append((i, r, t))
-    if not filled:
-        return None, (name, symbol, unit_text) if name else prev
+    fixed = _positional(row, cols, words)
+    groups = cols.groups or [_Group(cols=[(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES])]
+    per_group: list[tuple[_Group, list[tuple[int, str, str, BBox | None]]]] = []
+    for g in groups:
+        # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
+        seen_text: set[str] = set()
+        filled: list[tuple[int, str, str, BBox | None]] = []
+        for i, r in g.cols:
+            if fixed is not None:
+                if i in fixed:
+                    filled.append((i, r, fold(fixed[i][0]), fixed[i][1]))
+                continue
+            if i >= len(row.cells):
+                continue
+            t = _cell(row, i)
+            if not t:
+                continue
+            if t in seen_text and row.cell_boxes and i > 0 and row.cell_boxes[i] == row.cell_boxes[i - 1]:
+                continue
+            seen_text.add(t)
+            filled.append((i, r, t, None))
+        if filled:
+            per_group.append((g, filled))
+    if not per_group:
+        return [], (name, symbol, unit_text) if name else prev
     inherited = False
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
         unit_text = unit_text or prev[2]
         inherited = True
     if not name:
-        return None, prev
-    v = SpecValue(
-        doc_id=doc_id,
-        part=part,
-        parameter="",
-        parameter_printed=name,
-        symbol=symbol,
-        conditions=_cell(row, ccol),
-        page=row.page,
-        row_bbox_pdf=row.bbox_pdf,
-        chunk_id=c.chunk_id,
-    )
-    texts: list[str] = []
-    for i, r, t in filled:
-        hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
-        pv = parse_value(t, hint, r)
-        if pv is None or pv.empty:
-            continue
-        if v.unit and pv.unit != v.unit:
-            continue
-        v.unit, v.unit_printed = pv.unit, pv.unit_printed
-        v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
-        if pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
-            v.min, v.max = pv.min, pv.max
-        else:
-            v.min = pv.min if pv.min is not None else v.min
-            v.typ = pv.typ if pv.typ is not None else v.typ
-            v.max = pv.max if pv.max is not None else v.max
-        v.cells.append(SpecCell(role=r, text=row.cells[i], bbox_pdf=_cell_box(row, i, words)))
-        texts.append(t)
+        return [], prev
     keep = (name, symbol, unit_text)
-    if not v.cells or not v.unit:
-        # nothing read, or a number without a unit (a pin number, a count): not a spec value
-        return None, (prev if inherited else keep)
-    pid, known = match_parameter(name, symbol, unit=v.unit)
-    if known and parameter_unit(pid) not in (v.unit, None):
-        pid, known = fold(name).lower(), False
-    v.parameter, v.known = pid, known
-    v.value_text = " / ".join(texts)
-    return v, keep
-
-
-def _first_group(vcols: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The first Min/Typ/Max group: a table with one group per part or speed grade (the role
-    repeats) is read for its first group only, never mixed."""
-    out: list[tuple[int, str]] = []
-    for i, r in vcols:
-        if any(r == q for _, q in out):
-            break
-        out.append((i, r))
-    return out
+    out: list[SpecValue] = []
+    for g, filled in per_group:
+        conditions = _cell(row, ccol)
+        if g.label and not g.part:
+            conditions = f"{conditions}; {g.label}" if conditions else g.label
+        v = SpecValue(
+            doc_id=doc_id,
+            part=g.part or part,
+            parameter="",
+            parameter_printed=name,
+            symbol=symbol,
+            conditions=conditions,
+            page=row.page,
+            row_bbox_pdf=row.bbox_pdf,
+            chunk_id=c.chunk_id,
+        )
+        texts: list[str] = []
+        for i, r, t, box in filled:
+            hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
+            pv = parse_value(t, hint, r)
+            if pv is None or pv.empty:
+                continue
+            if v.unit and pv.unit != v.unit:
+                continue
+            v.unit, v.unit_printed = pv.unit, pv.unit_printed
+            v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
+            if pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
+                v.min, v.max = pv.min, pv.max
+            else:
+                v.min = pv.min if pv.min is not None else v.min
+                v.typ = pv.typ if pv.typ is not None else v.typ
+                v.max = pv.max if pv.max is not None else v.max
+            text = t if box is not None else row.cells[i]
+            v.cells.append(SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words)))
+            texts.append(t)
+        if not v.cells or not v.unit:
+            continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
+        pid, known = match_parameter(name, symbol, unit=v.unit)
+        if known and parameter_unit(pid) not in (v.unit, None):
+            pid, known = fold(name).lower(), False
+        v.parameter, v.known = pid, known
+        v.value_text = " / ".join(texts)
+        out.append(v)
+    if not out:
+        return [], (prev if inherited else keep)
+    return out, keep
 
 
 def _unit_in_name(name: str) -> str:
@@ -403,6 +537,7 @@ def _wide_row(
                 row_bbox_pdf=row.bbox_pdf,
                 cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
                 chunk_id=c.chunk_id,
+                table="ordering",
             )
         )
     return out
