@@ -39,7 +39,7 @@ _PLAIN = {"°C": "°C", "ppm": "ppm", "%": "%", "dB": "dB", "K/W": "°C/W", "°C
           "V/µs": "V/s", "V/us": "V/s", "mW/m2": "W/m²", "W/m2": "W/m²", "ppm/°C": "ppm/°C", "bit": "bit",
           "LSB": "LSB", "dBc/Hz": "dBc/Hz", "ppm/V": "ppm/V", "mV/A": "V/A", "V/A": "V/A", "µV/°C": "V/°C",
           "mV/°C": "V/°C", "%/V": "%/V", "dBm": "dBm", "MHz/V": "Hz/V", "kV": "V", "Vrms": "V", "mVrms": "V",
-          "°C/LSB": "°C/LSB", "cycles": "cycles", "years": "year", "Kbit": "bit", "nV/√Hz": "V/√Hz"}
+          "°C/LSB": "°C/LSB", "Bits": "bit", "bits": "bit", "cycles": "cycles", "years": "year", "Kbit": "bit", "nV/√Hz": "V/√Hz"}
 _FACTOR = {"V/µs": 1e6, "V/us": 1e6, "mW/m2": 1e-3, "mV/A": 1e-3, "µV/°C": 1e-6, "mV/°C": 1e-3, "kV": 1e3,
            "mVrms": 1e-3, "Kbit": 1024.0, "nV/√Hz": 1e-9}
 

@@ -374,13 +374,13 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
 
 def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:
     """The symbol refines a generic name: "Output voltage" printed with VOH is the output high
-    voltage, because VOH's parameter has a name that holds the words matched ("output voltage
-    high"). A symbol of an unrelated parameter changes nothing (two-letter symbols collide)."""
+    voltage, because VOH's parameter has a name that goes on from the words matched ("output
+    voltage high"). A symbol of an unrelated parameter changes nothing (two-letter symbols collide)."""
     sym = fold(symbol).replace(" ", "")
     hit = _symbols().get(sym) if sym else None
     if hit is None or hit[0] == pid or not _unit_ok(hit[1], unit, strict=True):
         return pid
-    if any(p == hit[0] and n != matched and _contains(n, matched) for n, p, _, _ in _names()):
+    if any(p == hit[0] and n.startswith(matched + " ") for n, p, _, _ in _names()):
         return hit[0]
     return pid
 

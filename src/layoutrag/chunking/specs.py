@@ -42,7 +42,7 @@ from layoutrag.records import (
     TableRow,
     Word,
 )
-from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value
+from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value, split_footnotes
 from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = ["SPEC_STAGE_VERSION", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
@@ -198,7 +198,7 @@ class _Cols:
 
 
 def _role_of(text: str) -> tuple[str | None, str]:
-    t = fold(text).strip()
+    t = split_footnotes(fold(text).strip())[0]  # "MAX(1)", "Typ.²"
     hint = ""
     m = re.fullmatch(r"(.+?)\s*[\(\[]\s*([^()\[\]]{1,8})\s*[\)\]]", t)
     if m and parse_unit(m.group(2)) is not None:
@@ -264,6 +264,7 @@ def _table_specs(
     pending_header: list[TableRow] = []
     before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
+    last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
     for row in c.rows:
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
@@ -282,11 +283,116 @@ def _table_specs(
             before = row
             continue
         if cols.kind == "long":
-            vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
-            out.extend(vs)
+            for sub in _split_lines(row, cols, words):
+                prev = _read_long(doc_id, part, c, sub, cols, prev, words, out, last)
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     return out
+
+
+def _read_long(
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    row: TableRow,
+    cols: _Cols,
+    prev: tuple[str, str, str] | None,
+    words: Callable[[int], list[Word]] | None,
+    out: list[SpecValue],
+    last: dict[tuple[str, str], SpecValue],
+) -> tuple[str, str, str] | None:
+    if True:
+        if True:
+            vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
+            cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
+            for v in vs:
+                above = last.get((v.part, v.conditions.split("; ")[-1] if v.conditions else ""))
+                if cont and above is not None and _completes(above, v):
+                    continue
+                out.append(v)
+                last[(v.part, v.conditions.split("; ")[-1] if v.conditions else "")] = v
+    return prev
+
+
+def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None) -> list[TableRow]:
+    """A grid row holding several printed lines of values (no rule between them: "4 1 0.5" under
+    Max, "A A A" under Unit, one line per condition) -> one row per value line. Each line's words
+    go to the column whose cell box holds them; the lines above the first value line (the
+    parameter's name) join the first. The later lines keep their own parameter-column words as a
+    condition and take the name from the first."""
+    vcols = [i for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES]
+    if words is None or len(row.cell_boxes) != len(row.cells) or not vcols:
+        return [row]
+    filled = [i for i in vcols if i < len(row.cells) and row.cells[i].strip()]
+    if not filled or not any(len(re.findall(r"\d+(?:[.,]\d+)?", row.cells[i])) >= 2 for i in filled):
+        return [row]
+    y0, y1 = row.bbox_pdf.y0, row.bbox_pdf.y1
+    inside = [w for w in words(row.page) if y0 - 0.5 <= w.bbox_pdf.center[1] <= y1 + 0.5]
+
+    def column(w: Word) -> int | None:
+        cx, cy = w.bbox_pdf.center
+        return next(
+            (i for i, b in enumerate(row.cell_boxes) if b.x0 - 0.5 <= cx <= b.x1 + 0.5 and b.y0 - 0.5 <= cy <= b.y1 + 0.5),
+            None,
+        )
+
+    value_lines: list[float] = []
+    for w in sorted(inside, key=lambda w: w.bbox_pdf.center[1]):
+        if column(w) in filled and re.search(r"\d", w.text):
+            cy = w.bbox_pdf.center[1]
+            if not value_lines or cy - value_lines[-1] > 2.5:
+                value_lines.append(cy)
+    if len(value_lines) < 2:
+        return [row]
+    cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
+    pcol = cols.col("parameter")
+    subs: list[TableRow] = []
+    for k in range(len(value_lines)):
+        band = [w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]]
+        cells = ["" for _ in row.cells]
+        boxes = []
+        for i, b in enumerate(row.cell_boxes):
+            ws = sorted((w for w in band if column(w) == i), key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+            cells[i] = " ".join(w.text for w in ws)
+            boxes.append(union_box(w.bbox_pdf for w in ws) if ws else type(b)(b.x0, cuts[k], b.x1, cuts[k + 1]))
+        if k > 0 and pcol is not None and cells[pcol]:
+            ccol = cols.col("conditions")
+            if ccol is not None:
+                cells[ccol] = f"{cells[pcol]}; {cells[ccol]}" if cells[ccol] else cells[pcol]
+            cells[pcol] = ""
+        top, bottom = max(cuts[k], y0), min(cuts[k + 1], y1)
+        subs.append(
+            TableRow(
+                page=row.page,
+                bbox_pdf=type(row.bbox_pdf)(row.bbox_pdf.x0, top, row.bbox_pdf.x1, bottom),
+                cells=cells,
+                text=" ".join(t for t in cells if t),
+                cell_boxes=boxes,
+            )
+        )
+    return subs
+
+
+def _completes(above: SpecValue, v: SpecValue) -> bool:
+    """A row with no parameter, symbol or unit of its own whose numbers fill only the columns the
+    value above left empty (Typ on one line, Max under another condition on the next) completes
+    that value: it is merged into it, its cells and conditions added."""
+    if above.unit != v.unit:
+        return False
+    mine = {c.role for c in v.cells}
+    theirs = {c.role for c in above.cells}
+    if mine & theirs or "value" in mine | theirs:
+        return False
+    above.min = v.min if v.min is not None else above.min
+    above.typ = v.typ if v.typ is not None else above.typ
+    above.max = v.max if v.max is not None else above.max
+    above.cells += v.cells
+    above.value_text = f"{above.value_text} / {v.value_text}"
+    extra = v.conditions.split("; ")[0] if v.conditions else ""
+    if extra and extra not in above.conditions:
+        above.conditions = f"{above.conditions}; {extra}" if above.conditions else extra
+    above.footnotes += [n for n in v.footnotes if n not in above.footnotes]
+    return True
 
 
 def _cell(row: TableRow, i: int | None) -> str:
@@ -352,40 +458,62 @@ def _names_part(label: str, parts: tuple[str, ...]) -> bool:
     return False
 
 
+def _head_centres(cols: _Cols, vcols: list[int], words: list[Word]) -> dict[int, float]:
+    """x centre of each value column's header word (MIN, Typ., Max(1)): the grid's cell boxes can be
+    shifted against the printed header, the word is where the column's numbers sit."""
+    out: dict[int, float] = {}
+    for i in vcols:
+        b = cols.boxes[i]
+        role = cols.roles[i]
+        near = [
+            w
+            for w in words
+            if b.y0 - 1 <= w.bbox_pdf.center[1] <= b.y1 + 1 and _role_of(w.text)[0] == role
+        ]
+        if near:
+            w = min(near, key=lambda w: abs(w.bbox_pdf.center[0] - b.center[0]))
+            if abs(w.bbox_pdf.center[0] - b.center[0]) <= max(b.width, 40.0):
+                out[i] = w.bbox_pdf.center[0]
+                continue
+        out[i] = b.center[0]
+    return out
+
+
 def _positional(
     row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
 ) -> dict[int, tuple[str, BBox]] | None:
-    """The value cells of a row re-read from the words' positions, when the table grid merged value
-    columns (one cell box spanning two Min/Typ/Max headers: "-0.3 32" under Min and Max): each
-    word goes to the value column whose header it sits under (nearest header centre). None when
-    the grid needs no fixing or the boxes are not known."""
+    """The value cells of a row re-read from the words' positions, when the table grid put a value
+    in another column than the header it sits under (merged cells, "-0.3 32" under Min and Max; a
+    grid shifted against the header): each word goes to the value column whose header word it is
+    nearest to. None when every value sits under its own header or the boxes are not known."""
     vcols = [i for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i in cols.boxes]
     if words is None or len(vcols) < 2 or len(row.cell_boxes) != len(row.cells):
         return None
-    heads = {i: cols.boxes[i] for i in vcols}
-    merged = False
-    for i in vcols:
-        if i >= len(row.cells) or not row.cells[i].strip():
-            continue
-        b = row.cell_boxes[i]
-        spanned = [j for j, h in heads.items() if min(b.x1, h.x1) - max(b.x0, h.x0) > 0.6 * max(h.width, 1e-6)]
-        if len(spanned) >= 2:
-            merged = True
-            break
-    if not merged:
+    filled = [i for i in vcols if i < len(row.cells) and row.cells[i].strip()]
+    if not filled:
         return None
-    x0 = min(h.x0 for h in heads.values())
-    x1 = max(h.x1 for h in heads.values())
+    page_words = words(row.page)
+    heads = _head_centres(cols, vcols, [w for w in page_words if w.bbox_pdf.y1 <= row.bbox_pdf.y0 + 1])
     # the value cells' height, not the row's: a parameter cell spanning sub-rows makes the row tall
-    filled_boxes = [row.cell_boxes[i] for i in vcols if i < len(row.cells) and row.cells[i].strip()]
-    y0, y1 = min(b.y0 for b in filled_boxes), max(b.y1 for b in filled_boxes)
+    y0 = min(row.cell_boxes[i].y0 for i in filled)
+    y1 = max(row.cell_boxes[i].y1 for i in filled)
+    x0 = min(min(row.cell_boxes[i].x0 for i in filled), min(cols.boxes[i].x0 for i in vcols))
+    x1 = max(max(row.cell_boxes[i].x1 for i in filled), max(cols.boxes[i].x1 for i in vcols))
     got: dict[int, list[Word]] = {}
-    for w in words(row.page):
+    moved = False
+    for w in page_words:
         cx, cy = w.bbox_pdf.center
         if not (x0 <= cx <= x1 and y0 - 0.5 <= cy <= y1 + 0.5):
             continue
-        j = min(vcols, key=lambda k: abs(heads[k].center[0] - cx))
+        j = min(vcols, key=lambda k: abs(heads[k] - cx))
+        home = next((i for i in filled if row.cell_boxes[i].x0 - 0.5 <= cx <= row.cell_boxes[i].x1 + 0.5), None)
+        if home is None:
+            continue  # a word of another column (conditions, unit) inside the value area's height
+        if home != j:
+            moved = True
         got.setdefault(j, []).append(w)
+    if not moved:
+        return None
     out: dict[int, tuple[str, BBox]] = {}
     for j, ws in got.items():
         ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
