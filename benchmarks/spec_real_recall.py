@@ -31,16 +31,16 @@ from pathlib import Path
 
 import pymupdf
 
-from layoutrag.records import DocChunks, DocSpecs, SpecValue
+from layoutrag.records import DocChunks, DocSpecs, Document, SpecValue, Word
 
 _PREFIX = {"p": 1e-12, "n": 1e-9, "µ": 1e-6, "u": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
 _BASE = {"V": "V", "A": "A", "Ω": "ohm", "F": "F", "Hz": "Hz", "s": "s", "W": "W", "S": "S", "C": "C", "H": "H", "m": "m"}
 _PLAIN = {"°C": "°C", "ppm": "ppm", "%": "%", "dB": "dB", "K/W": "°C/W", "°C/W": "°C/W", "deg": "°", "°": "°",
           "V/µs": "V/s", "V/us": "V/s", "mW/m2": "W/m²", "W/m2": "W/m²", "ppm/°C": "ppm/°C", "bit": "bit",
           "LSB": "LSB", "dBc/Hz": "dBc/Hz", "ppm/V": "ppm/V", "mV/A": "V/A", "V/A": "V/A", "µV/°C": "V/°C",
-          "mV/°C": "V/°C", "%/V": "%/V", "dBm": "dBm", "MHz/V": "Hz/V", "kV": "V", "Vrms": "V", "mVrms": "V",
-          "°C/LSB": "°C/LSB", "Bits": "bit", "bits": "bit", "cycles": "cycles", "years": "year", "Kbit": "bit", "nV/√Hz": "V/√Hz"}
-_FACTOR = {"V/µs": 1e6, "V/us": 1e6, "mW/m2": 1e-3, "mV/A": 1e-3, "µV/°C": 1e-6, "mV/°C": 1e-3, "kV": 1e3,
+          "%/V": "%/V", "dBm": "dBm", "MHz/V": "Hz/V", "kV": "V", "Vrms": "V", "mVrms": "V",
+          "°C/LSB": "°C/LSB", "°C/V": "°C/V", "G/A": "G/A", "pA/°C": "A/°C", "V/mV": "V/V", "dBc": "dBc", "Bits": "bit", "bits": "bit", "cycles": "cycles", "years": "year", "mV/°C": "V/°C", "Kbit": "bit", "nV/√Hz": "V/√Hz"}
+_FACTOR = {"pA/°C": 1e-12, "V/mV": 1e3, "V/µs": 1e6, "V/us": 1e6, "mW/m2": 1e-3, "mV/A": 1e-3, "µV/°C": 1e-6, "mV/°C": 1e-3, "kV": 1e3,
            "mVrms": 1e-3, "Kbit": 1024.0, "nV/√Hz": 1e-9}
 
 
@@ -128,10 +128,19 @@ def _words(s: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9µ\u4e00-\u9fff]+", t) if len(w) >= 2 or w.isdigit()}
 
 
+def _sym(s: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", unicodedata.normalize("NFKC", s).lower())
+
+
 def param_ok(v: SpecValue, g: Gold) -> bool:
     if v.known:
         return v.parameter == g.pid
-    return bool(_words(v.parameter_printed + " " + v.symbol) & _words(g.name + " " + g.symbol))
+    a, b = _sym(v.symbol), _sym(g.symbol)
+    if a and b and (a.startswith(b) or b.startswith(a)):
+        return True
+    mine = _words(v.parameter_printed)
+    # the printed name's words are mostly the gold row's (an OCR'd symbol may differ: "los" for IOS)
+    return bool(mine) and len(mine & _words(g.name)) >= 0.5 * len(mine)
 
 
 def _norm_part(s: str) -> str:
@@ -144,12 +153,18 @@ def part_ok(v: SpecValue, g: Gold) -> bool:
     return _norm_part(g.part) in {_norm_part(x) for x in re.split(r"[,;/]|\band\b", v.part)}
 
 
-def box_ok(page: pymupdf.Page, v: SpecValue) -> bool:
+def box_ok(page: pymupdf.Page, v: SpecValue, ocr: list[Word]) -> bool:
+    """The first value cell's box holds the printed number: the PDF's words inside it, or on a
+    scanned page (no text layer) the OCR words the ingest stored for the page."""
     if not v.cells:
         return False
     c = v.cells[0]
     r = pymupdf.Rect(list(c.bbox_pdf)) * page.derotation_matrix
-    text = " ".join(w[4] for w in page.get_text("words", clip=r + (-1, -1, 1, 1)))
+    words = [w[4] for w in page.get_text("words", clip=r + (-1, -1, 1, 1))]
+    if not page.get_text("text").strip():
+        b = c.bbox_pdf
+        words = [w.text for w in ocr if b[0] - 1 <= w.bbox_pdf.center[0] <= b[2] + 1 and b[1] - 1 <= w.bbox_pdf.center[1] <= b[3] + 1]
+    text = " ".join(words)
     want = re.findall(r"\d+(?:[.,]\d+)?", unicodedata.normalize("NFKC", c.text))
     have = re.findall(r"\d+(?:[.,]\d+)?", unicodedata.normalize("NFKC", text))
     return bool(want) and all(w in have for w in want)
@@ -182,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
         es = [v for v in specs if v.page == pno]
         pdf = pymupdf.open(d / "source.pdf")
         page = pdf[pno - 1]
+        ocr: list[Word] = []
+        if not page.get_text("text").strip():
+            doc_json = Document.model_validate_json((d / "document.json").read_text(encoding="utf-8"))
+            ocr = next((p.words for p in doc_json.pages if p.page == pno), [])
         used: set[int] = set()
         wrong: list[tuple[str, SpecValue]] = []
         for v in es:
@@ -190,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 for j, g in enumerate(gs)
                 if j not in used and g.unit == _unit_of(v) and numbers_ok(v, g) and param_ok(v, g) and part_ok(v, g)
             ]
-            if cand and box_ok(page, v):
+            if cand and box_ok(page, v, ocr):
                 used.add(cand[0][0])
                 continue
             # why not: the nearest gold row (same words in its name) tells the kind of mistake

@@ -101,6 +101,11 @@ def parse_unit(text: str) -> tuple[str, float] | None:
     table = _unit_table()
     if t in table:
         return table[t]
+    # "mV/oC" (a raised o for the degree sign in older datasheets), "psP-P" / "mVrms" (a peak-to-peak
+    # or rms qualifier run into the unit)
+    for alt in (re.sub(r"(?<=[/\d\s])oC$|^oC$", "°C", t), re.sub(r"\s*(?:\(?(?:p-p|pp|rms)\)?)$", "", t, flags=re.IGNORECASE)):
+        if alt != t and alt in table:
+            return table[alt]
     low = [v for k, v in table.items() if k.lower() == t.lower()]
     if len(t) > 1 and low and all(v == low[0] for v in low):
         return low[0]

@@ -317,9 +317,8 @@ def _read_long(
 def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None) -> list[TableRow]:
     """A grid row holding several printed lines of values (no rule between them: "4 1 0.5" under
     Max, "A A A" under Unit, one line per condition) -> one row per value line. Each line's words
-    go to the column whose cell box holds them; the lines above the first value line (the
-    parameter's name) join the first. The later lines keep their own parameter-column words as a
-    condition and take the name from the first."""
+    go to the column whose cell box holds them, the lines above the first value line join the
+    first; the parameter's name and symbol (and a unit printed once) hold for every line."""
     vcols = [i for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES]
     if words is None or len(row.cell_boxes) != len(row.cells) or not vcols:
         return [row]
@@ -345,21 +344,38 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     if len(value_lines) < 2:
         return [row]
     cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
-    pcol = cols.col("parameter")
+    shared = {cols.col("parameter"), cols.col("symbol")} - {None}
+    extra: list[tuple[int, str]] = []
+    ucol = cols.col("unit")
     subs: list[TableRow] = []
-    for k in range(len(value_lines)):
-        band = [w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]]
+    bands = [[w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]] for k in range(len(value_lines))]
+    if ucol is not None and not all(any(column(w) == ucol for w in band) for band in bands):
+        shared.add(ucol)  # one unit printed for all the lines
+    # a name printed above the value lines ("Accuracy:" over "TA = +25 °C" / "-10 °C < TA < 85 °C"):
+    # that is the name, the words on each value line are that line's condition
+    pcol, ccol = cols.col("parameter"), cols.col("conditions")
+    head = [w for w in inside if column(w) == pcol and w.bbox_pdf.center[1] < value_lines[0] - 2.5]
+    for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
         for i, b in enumerate(row.cell_boxes):
+            if i == pcol and head:
+                cells[i] = " ".join(w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)))
+                boxes.append(b)
+                own = [w for w in band if column(w) == i and w not in head]
+                if own and ccol is not None:
+                    extra.append((k, " ".join(w.text for w in own)))
+                continue
+            if i in shared:  # the parameter's name and symbol (and a unit printed once) hold for every line
+                cells[i] = row.cells[i]
+                boxes.append(b)
+                continue
             ws = sorted((w for w in band if column(w) == i), key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
             cells[i] = " ".join(w.text for w in ws)
             boxes.append(union_box(w.bbox_pdf for w in ws) if ws else type(b)(b.x0, cuts[k], b.x1, cuts[k + 1]))
-        if k > 0 and pcol is not None and cells[pcol]:
-            ccol = cols.col("conditions")
-            if ccol is not None:
-                cells[ccol] = f"{cells[pcol]}; {cells[ccol]}" if cells[ccol] else cells[pcol]
-            cells[pcol] = ""
+        for kk, text in extra:
+            if kk == k and ccol is not None:
+                cells[ccol] = f"{text}; {cells[ccol]}" if cells[ccol] else text
         top, bottom = max(cuts[k], y0), min(cuts[k + 1], y1)
         subs.append(
             TableRow(
@@ -587,6 +603,7 @@ def _long_row(
             chunk_id=c.chunk_id,
         )
         texts: list[str] = []
+        tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
         for i, r, t, box in filled:
             hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
             pv = parse_value(t, hint, r)
@@ -596,8 +613,13 @@ def _long_row(
                 continue
             v.unit, v.unit_printed = pv.unit, pv.unit_printed
             v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
-            if pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
+            if pv.tolerance and r == "typ":
+                # "±14" typical beside a "±13" limit: the record keeps the limit
+                if not tol_limit:
+                    v.min, v.max = pv.min, pv.max
+            elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
                 v.min, v.max = pv.min, pv.max
+                tol_limit = pv.tolerance
             else:
                 v.min = pv.min if pv.min is not None else v.min
                 v.typ = pv.typ if pv.typ is not None else v.typ
