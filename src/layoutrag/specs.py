@@ -358,10 +358,10 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     if name:
         for n, pid, _, _ in _names():
             if name == n:
-                return _refined(pid, n, symbol, unit), True
+                return _storage(_refined(pid, n, symbol, unit), name), True
         for n, pid, punit, whole in _names():
             if not whole and _contains(name, n) and _unit_ok(punit, unit):
-                return _refined(pid, n, symbol, unit), True
+                return _storage(_refined(pid, n, symbol, unit), name), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
         for piece in (p.strip() for p in name.split("/") if "/" in name):
             for n, pid, punit, _ in _names():
@@ -375,6 +375,17 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
         if hit and _unit_ok(hit[1], unit, strict=True):
             return hit[0], True
     return (name or fold(printed).lower()), False
+
+
+_STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
+
+
+def _storage(pid: str, name: str) -> str:
+    """A temperature named "... during storage" / "storage ambient temperature" is the storage
+    temperature, whatever operating-temperature words it also holds."""
+    if pid == "operating_temperature" and _STORAGE_RE.search(name):
+        return "storage_temperature"
+    return pid
 
 
 def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:

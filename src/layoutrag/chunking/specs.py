@@ -182,10 +182,14 @@ class _Cols:
     unit_hints: dict[int, str] = field(default_factory=dict)  # "Max (mA)" -> mA
     boxes: dict[int, BBox] = field(default_factory=dict)  # column index -> its header cell's box
     label_rows: list[TableRow] = field(default_factory=list)  # header rows above the Min/Typ/Max row
+    head_boxes: list[BBox] = field(default_factory=list)  # the last header row's cell boxes
+    part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
     groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
+
+    named: dict[int, str] = field(default_factory=dict)  # column -> the parameter its header names
 
     @property
     def kind(self) -> str:
@@ -194,6 +198,8 @@ class _Cols:
             return "long"
         if "part" in rs:
             return "wide"
+        if self.named and not rs & set(_VALUE_ROLES):
+            return "named"  # "Range | Temp. range (°C)": rows named by a grade, columns by a parameter
         return ""
 
 
@@ -214,7 +220,10 @@ def _is_header_row(row: TableRow) -> bool:
     if not filled:
         return False
     hits = sum(1 for c in filled if _role_of(c)[0] is not None)
-    return hits >= 2 or (row.is_header and hits >= 1)
+    if hits >= 2 or (row.is_header and hits >= 1):
+        return True
+    # a header row naming parameters only ("Range | Temp. range (°C) | VCC"), marked as the header
+    return row.is_header and any(match_parameter(c, "")[0] and match_parameter(c, "")[1] for c in filled[1:])
 
 
 def _columns(header_rows: list[TableRow]) -> _Cols:
@@ -240,6 +249,8 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
                 cols.unit_hints[i] = hint
         if not roles_here:
             cols.label_rows.append(row)
+        if boxed:
+            cols.head_boxes = list(row.cell_boxes)
     # a merged "Value" spanning sub-headers: find_tables repeats its text in every spanned cell,
     # the sub-header row names them; cells still "value" with a min/typ/max neighbour are fine.
     if cols.kind == "" and cols.col("value") is not None and cols.col("parameter") is None:
@@ -249,6 +260,16 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.roles[first] = "parameter"
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
+    if cols.kind == "" and header_rows:
+        for i, cell in enumerate(header_rows[-1].cells):
+            if i == 0 or i in cols.roles or not cell.strip():
+                continue
+            pid, known = match_parameter(cell, "")
+            if known and parameter_unit(pid):
+                cols.named[i] = pid
+                hint = _role_of(cell)[1]
+                if hint:
+                    cols.unit_hints[i] = hint
     return cols
 
 
@@ -273,8 +294,9 @@ def _table_specs(
             continue
         if pending_header:
             new = _columns(pending_header)
-            pending_header = []
+            header_rows, pending_header = pending_header, []
             # a repeated header on the next page changes nothing; a different one starts afresh
+            _part_columns(new, header_rows, parts)
             if cols is None or new.roles != cols.roles:
                 cols, prev = new, None
                 if cols.kind == "long":
@@ -282,9 +304,12 @@ def _table_specs(
         if cols is None or not cols.kind:
             before = row
             continue
+        row = _aligned(row, cols)
         if cols.kind == "long":
             for sub in _split_lines(row, cols, words):
                 prev = _read_long(doc_id, part, c, sub, cols, prev, words, out, last)
+        elif cols.kind == "named":
+            out.extend(_named_row(doc_id, part, c, row, cols, words))
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     return out
@@ -305,12 +330,12 @@ def _read_long(
         if True:
             vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
             cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
-            for v in vs:
-                above = last.get((v.part, v.conditions.split("; ")[-1] if v.conditions else ""))
+            for label, v in vs:
+                above = last.get((v.part, label))
                 if cont and above is not None and _completes(above, v):
                     continue
                 out.append(v)
-                last[(v.part, v.conditions.split("; ")[-1] if v.conditions else "")] = v
+                last[(v.part, label)] = v
     return prev
 
 
@@ -389,6 +414,57 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     return subs
 
 
+def _part_columns(cols: _Cols, header_rows: list[TableRow], parts: tuple[str, ...]) -> None:
+    """A column headed by one of the document's part names ("HA17324 | HA17324A" over a ratings
+    table with no Value header) holds that part's values: a Value column of its own group."""
+    if not parts:
+        return
+    for row in header_rows:
+        for i, cell in enumerate(row.cells):
+            t = fold(cell).strip()
+            if i in cols.roles or not t or len(t) > 40 or not _names_part(t, parts):
+                continue
+            if not any(r in ("parameter", "symbol") for r in cols.roles.values()):
+                continue
+            cols.roles[i] = "value"
+            cols.part_cols[i] = t
+            if len(row.cell_boxes) == len(row.cells):
+                cols.boxes[i] = row.cell_boxes[i]
+
+
+def _aligned(row: TableRow, cols: _Cols) -> TableRow:
+    """A data row whose grid is shifted against the header (the header split into other cells
+    than the body: "Min." in cell 10, the numbers in cell 9) re-indexed to the header's columns:
+    each filled cell goes to the header cell whose x-range holds its centre."""
+    head = cols.head_boxes
+    if not head or len(row.cell_boxes) != len(row.cells):
+        return row
+    vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
+    if any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
+        return row  # the values sit in their header's cells: nothing to fix
+
+    def home(b: BBox) -> int | None:
+        cx = b.center[0]
+        inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
+        return inside[0] if len(inside) == 1 else None
+
+    cells = ["" for _ in head]
+    boxes = [BBox(h.x0, row.bbox_pdf.y0, h.x1, row.bbox_pdf.y1) for h in head]
+    moved = False
+    for j, (t, b) in enumerate(zip(row.cells, row.cell_boxes, strict=True)):
+        if not t.strip():
+            continue
+        i = home(b)
+        if i is None:
+            return row
+        moved = moved or i != j
+        cells[i] = f"{cells[i]} {t}".strip()
+        boxes[i] = b if cells[i] == t else union_box([boxes[i], b])
+    if not moved:
+        return row
+    return TableRow(page=row.page, bbox_pdf=row.bbox_pdf, cells=cells, text=row.text, is_header=row.is_header, cell_boxes=boxes)
+
+
 def _completes(above: SpecValue, v: SpecValue) -> bool:
     """A row with no parameter, symbol or unit of its own whose numbers fill only the columns the
     value above left empty (Typ on one line, Max under another condition on the next) completes
@@ -434,6 +510,10 @@ def _value_groups(
         return groups
     page_words = words(first.page) if words is not None else []
     for g in groups:
+        named = [cols.part_cols[i] for i, _ in g.cols if i in cols.part_cols]
+        if named:
+            g.label = g.part = named[0]
+            continue
         xs = [cols.boxes[i] for i, _ in g.cols if i in cols.boxes]
         if not xs:
             continue
@@ -545,7 +625,8 @@ def _long_row(
     cols: _Cols,
     prev: tuple[str, str, str] | None,
     words: Callable[[int], list[Word]] | None,
-) -> tuple[list[SpecValue], tuple[str, str, str] | None]:
+) -> tuple[list[tuple[str, SpecValue]], tuple[str, str, str] | None]:
+    """The values of one body row of a long table, one per column group: (group label, value)."""
     pcol, scol, ucol, ccol = (
         cols.col("parameter"),
         cols.col("symbol"),
@@ -586,7 +667,7 @@ def _long_row(
     if not name:
         return [], prev
     keep = (name, symbol, unit_text)
-    out: list[SpecValue] = []
+    out: list[tuple[str, SpecValue]] = []
     for g, filled in per_group:
         conditions = _cell(row, ccol)
         if g.label and not g.part:
@@ -634,7 +715,7 @@ def _long_row(
             pid, known = fold(name).lower(), False
         v.parameter, v.known = pid, known
         v.value_text = " / ".join(texts)
-        out.append(v)
+        out.append((g.label, v))
     if not out:
         return [], (prev if inherited else keep)
     return out, keep
@@ -645,6 +726,44 @@ def _unit_in_name(name: str) -> str:
     if m and parse_unit(m.group(1)) is not None:
         return m.group(1)
     return ""
+
+
+def _named_row(
+    doc_id: str, part: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
+) -> list[SpecValue]:
+    """A body row of a table whose columns are named by parameters and whose first column names
+    the row (a grade, a mode): one value per parameter column, the row's name as its condition."""
+    label = _cell(row, 0)
+    out: list[SpecValue] = []
+    for i, pid in sorted(cols.named.items()):
+        t = _cell(row, i)
+        if not t or not label:
+            continue
+        pv = parse_value(t, cols.unit_hints.get(i, ""), "value")
+        if pv is None or pv.empty or pv.unit != parameter_unit(pid):
+            continue
+        out.append(
+            SpecValue(
+                doc_id=doc_id,
+                part=part,
+                parameter=pid,
+                parameter_printed=cols.names.get(i, ""),
+                known=True,
+                conditions=label,
+                min=pv.min,
+                typ=pv.typ,
+                max=pv.max,
+                unit=pv.unit,
+                unit_printed=pv.unit_printed,
+                value_text=t,
+                footnotes=pv.footnotes,
+                page=row.page,
+                row_bbox_pdf=row.bbox_pdf,
+                cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
+                chunk_id=c.chunk_id,
+            )
+        )
+    return out
 
 
 def _wide_row(
