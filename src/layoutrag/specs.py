@@ -368,6 +368,9 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
                 if piece == n and _unit_ok(punit, unit, strict=True):
                     return pid, True
     sym = fold(symbol).replace(" ", "")
+    words = fold(printed).split()
+    if not sym and len(words) >= 2 and len(words[0]) >= 3 and words[0] in _symbols():
+        sym = words[0]  # "IDD Current": the name begins with the symbol
     # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
     # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
     if sym and (not name or len(sym) >= 3):
