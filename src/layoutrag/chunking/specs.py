@@ -475,6 +475,10 @@ def _completes(above: SpecValue, v: SpecValue) -> bool:
     theirs = {c.role for c in above.cells}
     if mine & theirs or "value" in mine | theirs:
         return False
+    merged = [x for x in (v.min if v.min is not None else above.min, v.typ if v.typ is not None else above.typ,
+                          v.max if v.max is not None else above.max) if x is not None]
+    if any(a >= b for a, b in zip(merged, merged[1:], strict=False)):
+        return False  # min < typ < max or they are not one value
     above.min = v.min if v.min is not None else above.min
     above.typ = v.typ if v.typ is not None else above.typ
     above.max = v.max if v.max is not None else above.max
@@ -545,10 +549,10 @@ def _norm_part(s: str) -> str:
 
 def _names_part(label: str, parts: tuple[str, ...]) -> bool:
     """Does a group's header name a part of the document (LM2904 for LM2904-N, LM358A)?"""
-    known = [_norm_part(p) for p in parts if len(_norm_part(p)) >= 4]
+    known = [_norm_part(p) for p in parts if len(_norm_part(p)) >= 5]
     for tok in re.split(r"[\s,;/]+", label):
         t = _norm_part(tok)
-        if len(t) >= 4 and re.search(r"[A-Z]", t) and re.search(r"\d", t):
+        if len(t) >= 5 and re.search(r"[A-Z]", t) and re.search(r"\d", t):
             if any(k.startswith(t) or t.startswith(k) for k in known):
                 return True
     return False
