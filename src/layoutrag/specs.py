@@ -519,11 +519,15 @@ _VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a
 
 
 def parse_query(
-    text: str, product_types: tuple[str, ...] = ()
+    text: str, product_types: tuple[str, ...] = (), *, strict: bool = False
 ) -> tuple[list[SpecConstraint], str | None, str]:
     """Constraints read from a natural query, the product type it names (one of `product_types`,
     matched case-insensitively), and the rest of the query. Reads "ESR below 50k", "ESR <= 50 kΩ",
-    "12.5 pF" (a bare value: its unit names the parameter), "工作温度 -40~85"."""
+    "12.5 pF" (a bare value: its unit names the parameter), "工作温度 -40~85".
+
+    `strict` (what search uses, where most numbers are part numbers or test conditions - "ECX-1612MV",
+    "at 25C", "1 kHz offset"): only a named parameter followed by an operator or by a value with its
+    own unit ("stability ±10 ppm", "ESR below 50k", "ESR <= 50 kΩ"); no bare values."""
     t = fold(text)
     ptype = None
     for pt in sorted(product_types, key=len, reverse=True):
@@ -543,13 +547,31 @@ def parse_query(
         if p is None:
             continue
         op_text = (m.group(2) or "").lower()
+        if strict:
+            val = m.group(3).strip()
+            tail = re.sub(r"^[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*", "", val)
+            ranged = bool(re.search(r"\d\s*(?:~|to|…)\s*[-+]?\d", val))
+            if not op_text and not ranged and (not tail or parse_unit(tail) is None):
+                continue  # "7M" after a name: a series code, not a value
+            if not m.group(3)[-1:].isspace() and re.match(r"[\w-]", t[m.end(3) : m.end(3) + 1] or " "):
+                continue  # the value runs on into a word: part of a code
+            before = t[: m.start()]
+            if re.search(r"(?:\bat|@|\bwith|\bfor)\s*$", before, re.IGNORECASE) or before.count("(") > before.count(")"):
+                continue  # "at Vcc 2.5 V", "(Vcc=0)": a test condition, not a constraint
         op = _OPS.get(op_text)
         if op is None:
             op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
         try:
             v, v2, unit = _value_and_unit(m.group(3).strip(), p[1], "query")
         except InputError:
-            continue
+            # "-40 to 85 TCXO": the word after the number is the next word, not a unit
+            bare = re.sub(r"\s+[^\d\s]\S*$", "", m.group(3).strip())
+            if bare == m.group(3).strip():
+                continue
+            try:
+                v, v2, unit = _value_and_unit(bare, p[1], "query")
+            except InputError:
+                continue
         c = SpecConstraint(
             parameter=p[0],
             op="range" if v2 is not None else op,
@@ -563,7 +585,7 @@ def parse_query(
         out.append(c)
         used.append(m.span())
     # bare values: "32.768 kHz", "12.5 pF"
-    for m in re.finditer(r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)\s*([a-zA-Zµ°Ω%]+)(?![\w])", t):
+    for m in [] if strict else re.finditer(r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)\s*([a-zA-Zµ°Ω%]+)(?![\w])", t):
         if any(a <= m.start() < b for a, b in used):
             continue
         u = parse_unit(m.group(2))

@@ -45,7 +45,7 @@ from layoutrag.records import (
 from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value, split_footnotes
 from layoutrag.storage import DataDir, atomic_write_json
 
-__all__ = ["SPEC_STAGE_VERSION", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
+__all__ = ["SPEC_STAGE_VERSION", "chunk_specs", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
 
 SPEC_STAGE_VERSION = "specs-3"
 
@@ -160,6 +160,14 @@ def extract_specs(
                 v.table = "ratings"
         out.extend(values)
     return out
+
+
+def chunk_specs(chunk: Chunk) -> list[SpecValue]:
+    """The spec values of one table chunk read from its rows alone (no page words, no document
+    card: the part is left empty) - what search checks a query's numeric constraints against."""
+    if chunk.block_type != "table" or not chunk.rows:
+        return []
+    return _table_specs(chunk.doc_id, "", chunk, None)
 
 
 _RATINGS_RE = re.compile(r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE)
