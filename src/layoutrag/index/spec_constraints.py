@@ -19,6 +19,7 @@ stay pure) - ``SearchSettings.spec_constraint_weight`` 0 turns it off.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
 
@@ -32,7 +33,8 @@ DEPTH = 30  # leading candidates checked
 
 
 class _Ranked(Protocol):
-    chunks: list[Chunk]
+    @property
+    def chunks(self) -> Sequence[Chunk]: ...
 
 
 @lru_cache(maxsize=512)
