@@ -19,6 +19,7 @@ stay pure) - ``SearchSettings.spec_constraint_weight`` 0 turns it off.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
@@ -48,17 +49,19 @@ def query_constraints(query: str) -> tuple[SpecConstraint, ...]:
     return _parsed(query)
 
 
-_VALUES: dict[tuple[int, int], list[SpecValue]] = {}  # (id of the chunk list, chunk index) -> values
+_VALUES: weakref.WeakKeyDictionary[object, dict[int, list[SpecValue]]] = weakref.WeakKeyDictionary()
 
 
 def _values(index: _Ranked, i: int) -> list[SpecValue]:
-    key = (id(index.chunks), i)
-    vals = _VALUES.get(key)
+    """Chunk i's spec values, read once per index object (an index swap brings a new object)."""
+    try:
+        memo = _VALUES.setdefault(index, {})
+    except TypeError:  # an object without weak references: no memo
+        memo = {}
+    vals = memo.get(i)
     if vals is None:
-        if len(_VALUES) > 200_000:  # an index swapped many times: start afresh
-            _VALUES.clear()
         c = index.chunks[i]
-        vals = _VALUES[key] = chunk_specs(c) if c.rows else []
+        vals = memo[i] = chunk_specs(c) if c.rows else []
     return vals
 
 
