@@ -228,6 +228,8 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
         t = paren.group(1).strip()
     m = _RANGE_RE.match(t)
+    if m and re.fullmatch(r"-\d[\d.,]*\s+-\d[\d.,]*(\s*\S+)?", t):
+        return None  # "-15.0 -15.3": two negative numbers (two lines of one cell), not a range
     if m:
         a, mid_unit, b, tail = m.group(1), m.group(2), m.group(3), m.group(4)
         u = _unit_of(tail or mid_unit, unit_hint)
@@ -355,13 +357,14 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     (the printed name normalised, False). `unit` (canonical), when given, must agree with the
     parameter's unit for a name found inside a longer text or a symbol-only match."""
     name = _dehyphen(_norm_name(printed))
+    raw = fold(printed).lower()
     if name:
         for n, pid, _, _ in _names():
             if name == n:
-                return _storage(_refined(pid, n, symbol, unit), name), True
+                return _storage(_refined(pid, n, symbol, unit), raw), True
         for n, pid, punit, whole in _names():
-            if not whole and _contains(name, n) and _unit_ok(punit, unit):
-                return _storage(_refined(pid, n, symbol, unit), name), True
+            if not whole and _contains(name, n) and _unit_ok(punit, unit) and not _crossed(name, n, pid):
+                return _storage(_refined(pid, n, symbol, unit), raw), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
         for piece in (p.strip() for p in name.split("/") if "/" in name):
             for n, pid, punit, _ in _names():
@@ -378,6 +381,15 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
         if hit and _unit_ok(hit[1], unit, strict=True):
             return hit[0], True
     return (name or fold(printed).lower()), False
+
+
+def _crossed(name: str, matched: str, pid: str) -> bool:
+    """A name found inside a longer one that says the other direction ("input load current" holds
+    "load current", an output parameter's name): not that parameter."""
+    rest = name.replace(matched, " ")
+    if pid.startswith("output") and re.search(r"\binput\b|输入", rest):
+        return True
+    return pid.startswith("input") and re.search(r"\boutput\b|输出", rest) is not None
 
 
 _STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
