@@ -8,7 +8,7 @@ from __future__ import annotations
 from layoutrag.chunking.specs import chunk_specs, extract_specs
 from layoutrag.index.spec_constraints import boost_constraints, query_constraints
 from layoutrag.records import Box, Chunk, DocumentCard, TableRow, Word
-from layoutrag.specs import match_parameter, parse_query, parse_unit
+from layoutrag.specs import match_parameter, parse_query, parse_unit, parse_value
 
 
 def _row(page: int, y0: float, y1: float, cells: list[tuple[str, float, float]], header: bool = False) -> TableRow:
@@ -118,6 +118,11 @@ def test_names_units_and_strict_query_reading() -> None:
     assert match_parameter("IDD Current", "", unit="A") == ("supply_current", True)
     assert match_parameter("Data Setup Time", "TSU", unit="s")[0] != "startup_time"
     assert parse_unit("mV/oC") == ("V/°C", 0.001) and parse_unit("psP-P") == ("s", 1e-12)
+    assert match_parameter("Temperature Range (Storage)", "", unit="°C") == ("storage_temperature", True)
+    assert match_parameter("Input Load Current", "", unit="A")[1] is False  # not an output current
+    # two values in one cell are not a range; "45/55 %" and "-40 to +85" are
+    assert parse_value("3.5V/6.5 V") is None and parse_value("-15.0 -15.3", "V") is None
+    assert (parse_value("45/55 %").min, parse_value("45/55 %").max) == (45.0, 55.0)
     strict = {q: [(c.parameter, c.op, c.value) for c in parse_query(q, strict=True)[0]] for q in (
         "stability ±10 ppm TCXO", "ECX-1612MV turnover temperature", "TMP36 output voltage at 25C",
         "phase noise at 1 kHz offset", "frequency stability 7M cmos oscillator", "ESR below 50k crystal")}

@@ -232,6 +232,8 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
         return None  # "-15.0 -15.3": two negative numbers (two lines of one cell), not a range
     if m:
         a, mid_unit, b, tail = m.group(1), m.group(2), m.group(3), m.group(4)
+        if mid_unit and re.match(r"^[^/]*?\s*/", t[m.end(2) :]):
+            return None  # "3.5V/6.5 V": two values (one per variant), not a range (that is "45/55 %")
         u = _unit_of(tail or mid_unit, unit_hint)
         lo, hi = _num(a, u), _num(b, u)
         if u is None or lo is None or hi is None:
