@@ -646,6 +646,12 @@ def _long_row(
         cols.col("conditions"),
     )
     name, symbol, unit_text = _cell(row, pcol), _cell(row, scol), _cell(row, ucol)
+    if not name and pcol is not None:
+        # the grid put symbol and name in an unlabelled cell left of the Parameter column ("IQ
+        # Quiescent current" under no header): that is this row's name, not the row above's
+        left = [_cell(row, i) for i in range(pcol) if i not in cols.roles and _cell(row, i)]
+        if left:
+            name = " ".join(left)
     fixed = _positional(row, cols, words)
     groups = cols.groups or [_Group(cols=[(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES])]
     per_group: list[tuple[_Group, list[tuple[int, str, str, BBox | None]]]] = []
