@@ -160,3 +160,12 @@ def test_search_ranks_the_chunk_meeting_the_constraint_first() -> None:
     assert boost_constraints(idx, "stability ±10 ppm TCXO", ranked, 0.0) == ranked  # off
     assert boost_constraints(idx, "frequency stability of the TCXO", ranked, 0.5) == ranked  # no constraint
     assert boost_constraints(idx, "stability ±5 ppm", ranked, 0.5) == ranked  # nobody meets it
+
+
+def test_a_name_left_of_an_empty_parameter_cell_is_the_rows_own() -> None:
+    # the header names column 1 "Parameter"; the grid put "IQ Quiescent current" in the unlabelled column 0
+    head = _row(1, 100, 110, [("", 50, 100), ("PARAMETER", 100, 200), ("MIN", 200, 250), ("TYP", 250, 300), ("MAX", 300, 350), ("UNIT", 350, 400)], header=True)
+    a = _row(1, 110, 120, [("ILOAD", 50, 100), ("Load current", 100, 200), ("0", 200, 250), ("", 250, 300), ("250", 300, 350), ("mA", 350, 400)])
+    b = _row(1, 120, 130, [("IQ Quiescent current", 50, 100), ("", 100, 200), ("", 200, 250), ("12", 250, 300), ("25", 300, 350), ("µA", 350, 400)])
+    vals = extract_specs(CARD, [_chunk([head, a, b])], None)
+    assert [(v.parameter, v.typ, v.max) for v in vals] == [("output_current", None, 0.25), ("quiescent_current", 1.2e-05, 2.5e-05)]
