@@ -713,8 +713,8 @@ def _long_row(
             v.unit, v.unit_printed = pv.unit, pv.unit_printed
             v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
             if pv.tolerance and r == "typ":
-                # "±14" typical beside a "±13" limit: the record keeps the limit
-                if not tol_limit:
+                # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
+                if not tol_limit and v.min is None and v.max is None:
                     v.min, v.max = pv.min, pv.max
             elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
                 v.min, v.max = pv.min, pv.max
