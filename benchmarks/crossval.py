@@ -28,6 +28,7 @@ from layoutrag.evaluation.crossval import (
     CVResult,
     crossvalidate,
     fit_ranker,
+    fit_unit_rankers,
     index_searcher,
     learned_searcher,
     load_folds,
@@ -102,8 +103,14 @@ def main() -> None:
     ap.add_argument("--dev-data", type=Path, default=None, help="ingested data dir of the shared datasheets")
     ap.add_argument("--gen-data", type=Path, default=None, help="ingested data dir of a generated set")
     ap.add_argument("--gen-queries", type=Path, default=None, help="its queries.jsonl")
-    ap.add_argument("--systems", default="learned,weighted,bm25,dense,rrf,pages,windows")
+    ap.add_argument("--systems", default="learned,units,weighted,bm25,dense,rrf,pages,windows")
     ap.add_argument("--json", type=Path, default=None, help="write every number here")
+    ap.add_argument(
+        "--write-ranker",
+        type=Path,
+        default=None,
+        help="also fit the shipped weights on every fold (as benchmarks/train_ranker.py) and write them here",
+    )
     args = ap.parse_args()
     s = load_settings()
     corpora = []
@@ -137,6 +144,16 @@ def main() -> None:
             print(f"candidate ceiling, {c.name}: {covered}/{len(c.queries)} queries have a covering candidate")
         rankers = {k: fit_ranker(rows, exclude_fold=k) for k in range(N_FOLDS)}
         systems["layoutrag learned (CV)"] = (learned_searcher(rankers), len(FEATURES) + 1)
+        if args.write_ranker:
+            from train_ranker import write_ranker
+
+            write_ranker(rows, corpora, args.write_ranker)
+        if "units" in wanted:
+            unit_rankers = fit_unit_rankers(rows, sorted(set(SCORINGS.values())), progress=say)
+            systems["layoutrag learned + page units (CV)"] = (
+                learned_searcher(unit_rankers),
+                len(FEATURES) + 1 + len(SCORINGS),
+            )
     if "pointwise" in wanted:
         if not rankers:
             rows = training_rows(corpora, progress=say)

@@ -19,7 +19,15 @@ import sys
 from pathlib import Path
 
 from layoutrag.config import load_settings
-from layoutrag.evaluation.crossval import fit_ranker, load_folds, open_corpus, training_rows
+from layoutrag.evaluation.crossval import (
+    SCORINGS,
+    Rows,
+    fit_ranker,
+    load_folds,
+    open_corpus,
+    training_rows,
+    unit_thresholds,
+)
 
 OUT = Path(__file__).resolve().parents[1] / "src/layoutrag/data/ranker.json"
 
@@ -50,10 +58,17 @@ def main() -> None:
     if not corpora:
         ap.error("give --dev-data and/or --gen-data with --gen-queries")
     rows = training_rows(corpora, progress=lambda m: print(m, file=sys.stderr))
+    write_ranker(rows, corpora, args.out)
+
+
+def write_ranker(rows: Rows, corpora: list, out: Path) -> None:
+    """Fit on every row, choose the unit-choice thresholds on held-out folds, write the weights."""
     meta = {"corpora": ", ".join(f"{c.name} ({len(c.queries)} queries)" for c in corpora)}
-    ranker = fit_ranker(rows, meta=meta)
-    args.out.write_text(json.dumps(ranker.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}: {ranker.n_parameters} parameters, {dict(ranker.meta)}")
+    thresholds = unit_thresholds(rows, sorted(set(SCORINGS.values())))
+    ranker = fit_ranker(rows, meta=meta).with_page_below(thresholds)
+    print(f"unit-choice thresholds (page_members -> probability; chosen on held-out folds): {thresholds}")
+    out.write_text(json.dumps(ranker.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}: {ranker.n_parameters} parameters, {dict(ranker.meta)}")
     for name, c in sorted(zip(ranker.features, ranker.coef, strict=True), key=lambda t: -abs(t[1])):
         print(f"  {name:16s} {c:+.3f}")
 

@@ -4,6 +4,7 @@ options, hit assembly, and the cross-validation protocol's pieces (folds, labels
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,8 +13,8 @@ from layoutrag.config import FusionSettings, FusionStrategy, HitSettings, load_s
 from layoutrag.errors import InputError
 from layoutrag.evaluation.crossval import Rows, doc_fold, fit_ranker, label_candidates
 from layoutrag.evaluation.harness import RegionQuery
-from layoutrag.index.hits import best_row, page_hits
-from layoutrag.index.hybrid import HybridIndex
+from layoutrag.index.hits import PageHit, best_row, page_hits
+from layoutrag.index.hybrid import HybridIndex, parse_page_unit_id
 from layoutrag.index.options import SearchOptions
 from layoutrag.index.ranker import FEATURES, LinearRanker, default_ranker
 from layoutrag.records import Region
@@ -97,6 +98,49 @@ def test_page_hits_companions_and_one_chunk_a_hit() -> None:
     one = page_hits(ranked, 3, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=1))
     assert [[i for i, _ in h] for h in one] == [[0], [1], [2]]
     assert best_row([0.0, 2.0, 2.0]) == 1 and best_row([0.0]) is None
+
+
+def test_page_hits_fall_back_to_the_page_below_the_threshold() -> None:
+    doc_index = np.array([0, 0, 0, 1, 1])
+    pages = np.array([1, 1, 2, 1, 1])
+    ranked = [(0, 0.9), (2, 0.4), (1, 0.35), (3, 0.3), (4, 0.1)]
+    hits = page_hits(
+        ranked, 3, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=1), page_below=0.5
+    )
+    assert [isinstance(h, PageHit) for h in hits] == [False, True, True]
+    assert [[i for i, _ in h] for h in hits] == [[0], [2], [1]]  # chunk 1's page: a page of its own
+    # chunk 4 never leads a hit: its page (doc 1, page 1) is already shown by chunk 3's page hit
+    more = page_hits(
+        ranked, 5, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=1), page_below=0.5
+    )
+    assert [[i for i, _ in h] for h in more] == [[0], [2], [1], [3]]
+    grouped = page_hits(
+        ranked, 5, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=3), page_below=0.5
+    )
+    assert [[i for i, _ in h] for h in grouped] == [[0], [2], [1], [3, 4]]
+    plain = page_hits(ranked, 5, doc_index=doc_index, pages=pages, hits=HitSettings(page_members=1))
+    assert not any(isinstance(h, PageHit) for h in plain) and len(plain) == 5
+
+
+def test_a_page_hit_is_the_whole_page_with_the_ranked_chunks_highlighted(lexical: HybridIndex) -> None:
+    ranker = default_ranker().with_page_below({1: 1.0, 3: 1.0})  # every hit is its page
+    opts = SearchOptions(fusion=FusionSettings(strategy=FusionStrategy.learned), ranker=ranker)
+    hits = lexical.search("RV-3032-C7 ESR", top_k=3, options=opts)
+    assert hits and all(h.unit == "page" and h.block_type == "page" for h in hits)
+    top = hits[0]
+    assert top.chunk_id == f"{top.doc_id}_p{top.page}_page"
+    assert top.bboxes_pdf == [(0.0, 0.0, 600.0, 800.0)] and top.companions
+    assert all(c.page == top.page and c.doc_id == top.doc_id for c in top.companions)
+    assert len({(h.doc_id, h.page) for h in hits}) == len(hits)  # a page is shown once
+    unit = lexical.page_unit(top.doc_id, top.page)  # what get_chunk / the fronts look it up by
+    assert unit is not None and unit.chunk_id == top.chunk_id and unit.native_text
+    assert parse_page_unit_id(top.chunk_id) == (top.doc_id, top.page)
+    assert parse_page_unit_id("drv_p1_b01") is None and lexical.page_unit(top.doc_id, 99) is None
+    off = lexical.search("RV-3032-C7 ESR", top_k=3, options=replace(opts, units=False))
+    assert all(h.unit == "unit" for h in off)
+    again = LinearRanker.from_json(json.loads(json.dumps(ranker.to_json())))
+    assert again.page_threshold(3) == 1.0 and again.page_threshold(2) is None
+    assert again.n_parameters == len(FEATURES) + 1 + 2
 
 
 def test_folds_are_by_document_and_deterministic() -> None:

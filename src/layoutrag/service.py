@@ -209,7 +209,14 @@ class LayoutRAG:
         try:
             return self._chunk_map[chunk_id]
         except KeyError:
-            raise NotFoundError(f"unknown chunk: {chunk_id}") from None
+            pass
+        from layoutrag.index.hybrid import parse_page_unit_id
+
+        where = parse_page_unit_id(chunk_id)  # a page a search returned as its hit (index/hits.py)
+        unit = self._index.page_unit(*where) if where and hasattr(self._index, "page_unit") else None
+        if unit is None:
+            raise NotFoundError(f"unknown chunk: {chunk_id}")
+        return unit
 
     def chunks(self, doc_id: str | None = None) -> list[Chunk]:
         cs = self._index.chunks
@@ -369,6 +376,8 @@ class LayoutRAG:
     # --- images ---------------------------------------------------------------------------
     def evidence_image(self, chunk_id: str) -> Path:
         c = self.get_chunk(chunk_id)
+        if c.unit == "page" and not c.evidence_image:
+            return self.page_image(c.doc_id, c.page)  # a page unit's evidence is its page
         if not c.evidence_image:
             raise NotFoundError(f"no evidence image for chunk {chunk_id}")
         p = self.data.resolve(c.evidence_image)

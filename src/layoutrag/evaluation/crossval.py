@@ -44,10 +44,12 @@ __all__ = [
     "crossvalidate",
     "doc_fold",
     "fit_ranker",
+    "fit_unit_rankers",
     "label_candidates",
     "load_folds",
     "open_corpus",
     "training_rows",
+    "unit_thresholds",
 ]
 
 N_FOLDS = 5
@@ -165,13 +167,16 @@ class Rows:
     y: np.ndarray
     qid: np.ndarray  # "corpus/query id" per row
     fold: np.ndarray
+    cand: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # chunk index per row
+    queries: dict[str, tuple[Corpus, RegionQuery]] = field(default_factory=dict)  # qid -> where it is
 
 
 def training_rows(corpora: Sequence[Corpus], *, progress: Callable[[str], None] | None = None) -> Rows:
     """Every query's candidates, features and labels (computed once; folds select from them)."""
     from layoutrag.index.query import normalize_query
 
-    Xs, ys, qids, folds = [], [], [], []
+    Xs, ys, qids, folds, cand_rows = [], [], [], [], []
+    where: dict[str, tuple[Corpus, RegionQuery]] = {}
     for corpus in corpora:
         ix = corpus.index
         for n, q in enumerate(corpus.queries):
@@ -180,6 +185,8 @@ def training_rows(corpora: Sequence[Corpus], *, progress: Callable[[str], None] 
             y = label_candidates(ix, cands, q, corpus.doc_ids.get(q.doc, q.doc))
             Xs.append(X)
             ys.append(y)
+            cand_rows.append(np.asarray(cands, dtype=np.int64))
+            where[f"{corpus.name}/{q.id}"] = (corpus, q)
             qids += [f"{corpus.name}/{q.id}"] * len(y)
             folds += [corpus.folds[q.id]] * len(y)
             if progress and n % 50 == 0:
@@ -189,15 +196,23 @@ def training_rows(corpora: Sequence[Corpus], *, progress: Callable[[str], None] 
         y=np.concatenate(ys) if ys else np.zeros(0, dtype=np.int8),
         qid=np.array(qids, dtype=object),
         fold=np.array(folds, dtype=np.int64),
+        cand=np.concatenate(cand_rows) if cand_rows else np.zeros(0, dtype=np.int64),
+        queries=where,
     )
 
 
 def fit_ranker(
-    rows: Rows, *, exclude_fold: int | None = None, meta: dict | None = None, pairwise: bool = True
+    rows: Rows,
+    *,
+    exclude_fold: int | None = None,
+    meta: dict | None = None,
+    pairwise: bool = True,
+    exclude: Sequence[int] = (),
 ) -> LinearRanker:
-    """Fit on every row not in `exclude_fold`, leaving out queries without any positive candidate
-    (they say nothing about which candidate is better)."""
-    keep = rows.fold != exclude_fold if exclude_fold is not None else np.ones(len(rows.y), dtype=bool)
+    """Fit on every row not in `exclude_fold` (nor in `exclude`), leaving out queries without any
+    positive candidate (they say nothing about which candidate is better)."""
+    out = {exclude_fold, *exclude} - {None}
+    keep = ~np.isin(rows.fold, sorted(out)) if out else np.ones(len(rows.y), dtype=bool)
     positive_q = set(rows.qid[(rows.y == 1) & keep].tolist())
     keep &= np.fromiter((q in positive_q for q in rows.qid), dtype=bool, count=len(rows.qid))
     info = {
@@ -210,6 +225,113 @@ def fit_ranker(
     return LinearRanker.fit(
         rows.X[keep], rows.y[keep], rows.qid[keep], C=RANKER_C, pairwise=pairwise, meta=info
     )
+
+
+# --------------------------------------------------------------------------- unit choice
+LEAKAGE_BUDGET = {3: 2.0, 1: 1.5}  # median leakage the product promises per scoring (issue #12's bar)
+PAGE_BELOW_GRID = tuple(float(t) for t in np.round(np.linspace(0.0, 0.9, 19), 4))
+
+
+def _as_hits(ix: Any, assembled: list) -> list:
+    """Assembled hits (hits.page_hits) as scored (metrics.Hit): a page hit is its page's box."""
+    from layoutrag.evaluation.metrics import Hit
+    from layoutrag.index.hits import PageHit
+
+    out = []
+    for members in assembled:
+        lead = ix.chunks[members[0][0]]
+        if isinstance(members, PageHit):
+            w, h = lead.page_size_pt or (1e6, 1e6)
+            boxes: tuple = ((lead.page, (0.0, 0.0, float(w), float(h))),)
+        else:
+            boxes = tuple((r.page, r.bbox_pdf) for i, _ in members for r in ix.chunks[i].all_regions())
+        out.append(Hit(doc_id=lead.doc_id, boxes=boxes, chunk_id=lead.chunk_id))
+    return out
+
+
+def threshold_results(
+    rows: Rows, ranker: LinearRanker, row_mask: np.ndarray, hits: HitSettings, *, k: int = 5
+) -> dict[float, list[RegionQueryResult]]:
+    """Per grid threshold: the results of the queries of `row_mask` (queries the ranker was not fit
+    on), by running the hit assembly on the candidates' probabilities (no search again; a query
+    whose hits do not change between thresholds is scored once)."""
+    from layoutrag.evaluation.metrics import score_region_query
+    from layoutrag.index.hits import PageHit, page_hits
+
+    probs_all = ranker.score(rows.X[row_mask]) if row_mask.any() else np.zeros(0)
+    qids, cands = rows.qid[row_mask], rows.cand[row_mask]
+    per_q: dict[str, list[int]] = {}
+    for n, q in enumerate(qids.tolist()):
+        per_q.setdefault(q, []).append(n)
+    out: dict[float, list[RegionQueryResult]] = {t: [] for t in PAGE_BELOW_GRID}
+    for q, idx in per_q.items():
+        corpus, rq = rows.queries[q]
+        ix = corpus.index
+        c, pr = cands[idx], probs_all[idx]
+        ids = ix.table.chunk_ids
+        order = sorted(range(len(c)), key=lambda j: (-pr[j], ids[int(c[j])]))
+        ranked = [(int(c[j]), float(pr[j])) for j in order]
+        doc_id = corpus.doc_ids.get(rq.doc, rq.doc)
+        seen: dict[tuple, RegionQueryResult] = {}
+        for t in PAGE_BELOW_GRID:
+            assembled = page_hits(
+                ranked,
+                k,
+                doc_index=ix.table.doc_index,
+                pages=ix.table.pages,
+                hits=hits,
+                page_below=t if t > 0 else None,
+            )
+            sig = tuple((isinstance(m, PageHit), tuple(i for i, _ in m)) for m in assembled)
+            if sig not in seen:
+                got = _as_hits(ix, assembled)
+                seen[sig] = score_region_query(got, doc_id=doc_id, page=rq.page, regions=rq.regions)
+            out[t].append(seen[sig])
+    return out
+
+
+def choose_threshold(results: dict[float, list[RegionQueryResult]], budget: float) -> float:
+    """The threshold with the most hit@5 + hit@1 whose median leakage is within `budget` (0, chunks
+    only, when none is)."""
+    best, best_gain = 0.0, -1.0
+    for t, res in results.items():
+        m = region_metrics(res)
+        leak = m.get("leakage_median")
+        gain = (m.get("hit@1") or 0.0) + (m.get("hit@5") or 0.0)
+        if leak is not None and leak <= budget and gain > best_gain + 1e-12:
+            best, best_gain = t, gain
+    return best
+
+
+def unit_thresholds(rows: Rows, members: Sequence[int], *, outside: Sequence[int] = ()) -> dict[int, float]:
+    """Per scoring (`page_members`): the unit-choice threshold chosen on held-out results only —
+    for each fold j not in `outside`, a ranker fit without `outside` and j scores fold j; the
+    threshold is chosen on those results pooled over j (`choose_threshold`)."""
+    s = load_settings()
+    inner = {j: fit_ranker(rows, exclude=(*outside, j)) for j in range(N_FOLDS) if j not in outside}
+    out = {}
+    for m in members:
+        hits = s.hits.model_copy(update={"page_members": m})
+        pooled: dict[float, list[RegionQueryResult]] = {t: [] for t in PAGE_BELOW_GRID}
+        for j, r in inner.items():
+            for t, res in threshold_results(rows, r, rows.fold == j, hits).items():
+                pooled[t] += res
+        out[m] = choose_threshold(pooled, LEAKAGE_BUDGET.get(m, 2.0))
+    return out
+
+
+def fit_unit_rankers(
+    rows: Rows, members: Sequence[int], *, progress: Callable[[str], None] | None = None
+) -> dict[int, LinearRanker]:
+    """Per outer fold k: the ranker fit without fold k, with unit-choice thresholds chosen by nested
+    cross-validation inside the other folds (`unit_thresholds(outside=(k,))`): fold k is never seen."""
+    out: dict[int, LinearRanker] = {}
+    for k in range(N_FOLDS):
+        thresholds = unit_thresholds(rows, members, outside=(k,))
+        out[k] = fit_ranker(rows, exclude_fold=k).with_page_below(thresholds)
+        if progress:
+            progress(f"fold {k}: unit-choice thresholds {thresholds}")
+    return out
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -1,5 +1,10 @@
 """Hit assembly: a ranked list of chunks -> the top k hits, each a lead chunk with the companions of
-its page, and the table row of a chunk that best matches the query (`matched_row`)."""
+its page, and the table row of a chunk that best matches the query (`matched_row`).
+
+Units at two sizes: when the ranker's scores are probabilities (the learned ranker) and a page's best
+chunk is less likely than `page_below` to hold the evidence, the hit is that chunk's **page** (the
+larger unit that holds it, never worse than the page it is on), shown with the chunks that ranked on
+it; the threshold is fitted with the ranker on the training folds (evaluation/crossval.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +14,11 @@ import numpy as np
 
 from layoutrag.config import HitSettings
 
-__all__ = ["best_row", "page_hits"]
+__all__ = ["PageHit", "best_row", "page_hits"]
+
+
+class PageHit(list):
+    """A hit that is its lead chunk's whole page; the list holds the page's ranked chunks shown on it."""
 
 
 def page_hits(
@@ -19,12 +28,15 @@ def page_hits(
     doc_index: np.ndarray,
     pages: np.ndarray,
     hits: HitSettings,
+    page_below: float | None = None,
 ) -> list[list[tuple[int, float]]]:
     """The top k hits, each a lead chunk and up to `page_members - 1` companions: chunks of the
     lead's page ranked within `merge_depth` whose score is at least `companion_score` of the lead's.
     Blocks of one page that the ranking cannot separate (the list naming the part, the table holding
     the value) are one hit a reader checks on one page, not several hits that push other pages out
-    of the top k."""
+    of the top k. With `page_below`, a chunk scored below it that would lead a hit makes its page
+    the hit instead (a `PageHit`); later chunks of that page join it up to `merge_depth`, beyond it
+    they are dropped (the page already holds them)."""
     members = max(1, hits.page_members)
     depth = hits.merge_depth if members > 1 else 0
     share = hits.companion_score
@@ -35,12 +47,20 @@ def page_hits(
             break
         key = (int(doc_index[i]), int(pages[i]))
         h = lead_of.get(key)
+        if h is not None and isinstance(out[h], PageHit):
+            if rank < depth:
+                out[h].append((i, score))
+            continue
         if h is not None and rank < depth and len(out[h]) < members:
             lead_score = out[h][0][1]
             if lead_score > 0 and score >= share * lead_score:
                 out[h].append((i, score))
                 continue
         if len(out) < k:
+            if page_below is not None and score < page_below:
+                lead_of[key] = len(out)
+                out.append(PageHit([(i, score)]))
+                continue
             lead_of.setdefault(key, len(out))
             out.append([(i, score)])
     return out

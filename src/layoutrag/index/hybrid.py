@@ -23,6 +23,7 @@ from typing_extensions import TypeIs
 
 from layoutrag.config import FusionSettings, FusionStrategy, Settings, load_settings
 from layoutrag.errors import InputError
+from layoutrag.geometry import union_box
 from layoutrag.index.bm25 import (
     BM25Index,
     TermCounts,
@@ -36,7 +37,7 @@ from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import Embedder, EmbeddingCache, embed_with_cache, get_embedder
 from layoutrag.index.fusion import fuse
 from layoutrag.index.glossary import expand_query, load_glossary
-from layoutrag.index.hits import best_row, page_hits
+from layoutrag.index.hits import PageHit, best_row, page_hits
 from layoutrag.index.options import MODES, SearchOptions
 from layoutrag.index.query import (
     CardMatcher,
@@ -50,12 +51,14 @@ from layoutrag.index.query import (
 from layoutrag.index.ranker import LinearRanker, candidate_features, default_ranker
 from layoutrag.index.spec_constraints import boost_constraints
 from layoutrag.index.tokenizer import CJK_RE, Tokenizer, get_tokenizer, is_part_like, normalize_text
-from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
+from layoutrag.records import Box, Chunk, DocumentCard, EvidencePackage, Region, SearchFilters
 
 __all__ = [
     "MODES",
     "ChunkTable",
     "HybridIndex",
+    "page_unit_id",
+    "parse_page_unit_id",
     "SearchOptions",
     "bm25_text",
     "card_text",
@@ -111,7 +114,9 @@ class HybridIndex:
         self.table = table
         self.bm25 = BM25Index(counts, k1=settings.index.bm25_k1, b=settings.index.bm25_b)
         self.doc_len = counts.doc_len
-        self.doc_bm25 = BM25Index(doc_term_counts(counts, table), k1=settings.index.bm25_k1, b=settings.index.bm25_b)
+        self.doc_bm25 = BM25Index(
+            doc_term_counts(counts, table), k1=settings.index.bm25_k1, b=settings.index.bm25_b
+        )
         order = np.argsort(table.doc_index, kind="stable")
         self.doc_chunks = np.split(
             order, np.cumsum(np.bincount(table.doc_index, minlength=len(table.doc_ids)))[:-1]
@@ -122,10 +127,13 @@ class HybridIndex:
         self.page_of: np.ndarray = page_of.reshape(-1)
         n_pages = int(self.page_of.max(initial=-1)) + 1
         self.page_bm25 = BM25Index(
-            group_term_counts(counts, self.page_of, n_pages), k1=settings.index.bm25_k1, b=settings.index.bm25_b
+            group_term_counts(counts, self.page_of, n_pages),
+            k1=settings.index.bm25_k1,
+            b=settings.index.bm25_b,
         )
         order = np.argsort(self.page_of, kind="stable")
         self.page_chunks = np.split(order, np.cumsum(np.bincount(self.page_of, minlength=n_pages))[:-1])
+        self._page_group: dict[tuple[str, int], int] | None = None  # (doc, page) -> page group
         self.family = np.array([block_family(b) or "" for b in table.block_types], dtype=object)
         self.dense = dense
         self.embedder = embedder
@@ -202,12 +210,14 @@ class HybridIndex:
             return []  # nothing searchable (empty, only punctuation or symbols)
         ranked, runs = self.rank(query, k, filters=filters, options=opts)
         b_idx, b_score, d_idx, d_score = runs
+        hit_cfg = opts.hits or self.settings.hits
         hits = page_hits(
             ranked,
             k,
             doc_index=self.table.doc_index,
             pages=self.table.pages,
-            hits=opts.hits or self.settings.hits,
+            hits=hit_cfg,
+            page_below=self._page_below(opts, hit_cfg.page_members),
         )
         b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
         d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
@@ -232,13 +242,78 @@ class HybridIndex:
 
         out = []
         for members in hits:
+            if isinstance(members, PageHit):
+                out.append(self._page_package(members[0][0], [package(i, s) for i, s in members]))
+                continue
             lead = package(*members[0])
             lead.companions = [package(i, s) for i, s in members[1:]]
             out.append(lead)
         return out
 
+    def _page_below(self, opts: SearchOptions, page_members: int) -> float | None:
+        """The learned ranker's unit-choice threshold (hits.py), when the search uses it."""
+        cfg = opts.fusion or self.settings.fusion
+        if opts.mode != "fused" or cfg.strategy is not FusionStrategy.learned or not opts.units:
+            return None
+        return (opts.ranker or default_ranker()).page_threshold(page_members)
+
+    def _page_package(self, i: int, shown: list[EvidencePackage]) -> EvidencePackage:
+        """The page of chunk i as one hit, with the chunks that ranked on it as companions
+        (highlighted on the page) and the best one's scores."""
+        lead = shown[0]
+        unit = self._page_unit_of(int(self.page_of[i]))
+        return unit.model_copy(
+            update={
+                "score": lead.score,
+                "bm25_rank": lead.bm25_rank,
+                "dense_rank": lead.dense_rank,
+                "bm25_score": lead.bm25_score,
+                "dense_score": lead.dense_score,
+                "section_title": lead.section_title,
+                "toc_path": lead.toc_path,
+                "companions": shown,
+            }
+        )
+
+    def _page_unit_of(self, group: int) -> EvidencePackage:
+        members = [self.chunks[int(j)] for j in self.page_chunks[group]]
+        first = members[0]
+        if first.page_size_pt:
+            box = Box(0.0, 0.0, float(first.page_size_pt[0]), float(first.page_size_pt[1]))
+        else:
+            box = union_box(r.bbox_pdf for c in members for r in c.all_regions() if r.page == first.page)
+        return EvidencePackage(
+            chunk_id=page_unit_id(first.doc_id, first.page),
+            doc_id=first.doc_id,
+            page=first.page,
+            source_pdf=first.source_pdf,
+            bboxes_pdf=[box],
+            regions=[Region(page=first.page, bbox_pdf=box)],
+            page_size_pt=first.page_size_pt,
+            block_type="page",
+            unit="page",
+            native_text="\n\n".join(c.native_text for c in members if c.native_text),
+        )
+
+    def page_unit(self, doc_id: str, page: int) -> EvidencePackage | None:
+        """The page unit a search may return as a hit (`{doc_id}_p{page}_page`), or None when the
+        page has no indexed chunk."""
+        if self._page_group is None:
+            self._page_group = {
+                (self.table.doc_ids[int(self.table.doc_index[int(g[0])])], int(self.table.pages[int(g[0])])): n
+                for n, g in enumerate(self.page_chunks)
+                if len(g)
+            }
+        group = self._page_group.get((doc_id, int(page)))
+        return self._page_unit_of(group) if group is not None else None
+
     def rank(
-        self, query: str, k: int, *, filters: SearchFilters | None = None, options: SearchOptions | None = None
+        self,
+        query: str,
+        k: int,
+        *,
+        filters: SearchFilters | None = None,
+        options: SearchOptions | None = None,
     ) -> tuple[list[tuple[int, float]], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """[(chunk index, score)] best first for a normalised query, and the BM25 and dense runs
         (indices, scores) it was made from."""
@@ -345,7 +420,9 @@ class HybridIndex:
         scores = {pos[cid]: s for cid, s in fused}
         if cfg.strategy is FusionStrategy.weighted and len(b_idx):
             if not lexical:
-                self._add_group_run(self.doc_bm25, self.doc_chunks, cfg.doc_weight, cfg.doc_depth, lex, scores, mask)
+                self._add_group_run(
+                    self.doc_bm25, self.doc_chunks, cfg.doc_weight, cfg.doc_depth, lex, scores, mask
+                )
                 self._add_type_prior(query, scores, cfg.type_prior)
             if not lexical or cfg.page_on_lexical:
                 self._add_group_run(
@@ -530,6 +607,21 @@ class HybridIndex:
 NGRAM_QUERY_WEIGHT = 0.25
 EXPANSION_TOKENS = 2.0  # a glossary expansion (or a CJK run) weighs at most as much as two query terms
 ZH_EXPANSION_TOKENS = 0.5  # ... a Chinese expansion of an English query, half a term
+
+
+def page_unit_id(doc_id: str, page: int) -> str:
+    """The id of a page unit (hits.py): `{doc_id}_p{page}_page`."""
+    return f"{doc_id}_p{int(page)}_page"
+
+
+def parse_page_unit_id(chunk_id: str) -> tuple[str, int] | None:
+    """(doc_id, page) of a page-unit id, else None."""
+    if not chunk_id.endswith("_page"):
+        return None
+    head, sep, tail = chunk_id[: -len("_page")].rpartition("_p")
+    if not sep or not head or not tail.isdigit():
+        return None
+    return head, int(tail)
 
 
 def query_token_weight(token: str) -> float:

@@ -22,8 +22,8 @@ FUSION_CHOICES = (*(s.value for s in FusionStrategy), "bm25", "dense")
 @dataclass(frozen=True)
 class SearchOptions:
     """`mode`: fused, or one path alone; `fusion`/`hits`: None -> the index's settings; `ranker`:
-    None -> the shipped weights (used when the fusion strategy is `learned`); `doc_boost` and
-    `expand_glossary` are ablation switches."""
+    None -> the shipped weights (used when the fusion strategy is `learned`); `doc_boost`,
+    `expand_glossary` and `units` are ablation switches."""
 
     mode: str = "fused"
     fusion: FusionSettings | None = None
@@ -31,6 +31,7 @@ class SearchOptions:
     ranker: LinearRanker | None = None
     doc_boost: bool = True
     expand_glossary: bool = True
+    units: bool = True  # the learned ranker may return a chunk's page as the hit (hits.py)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:

@@ -262,6 +262,8 @@ class LinearRanker:
     coef: np.ndarray
     intercept: float
     meta: tuple[tuple[str, str], ...] = ()
+    # unit choice (hits.py): per `page_members`, the probability below which a hit is its page
+    page_below: tuple[tuple[int, float], ...] = ()
 
     def __post_init__(self) -> None:
         if tuple(self.features) != FEATURES:
@@ -272,7 +274,16 @@ class LinearRanker:
     def n_parameters(self) -> int:
         """Fitted numbers: one coefficient a feature and the intercept (mean/scale are the
         standardization, fit on the same training rows, counted apart in `n_standardization`)."""
-        return len(self.coef) + 1
+        return len(self.coef) + 1 + len(self.page_below)
+
+    def page_threshold(self, page_members: int) -> float | None:
+        """The fitted unit-choice threshold for hits of `page_members` chunks (None: chunks only)."""
+        return dict(self.page_below).get(int(page_members))
+
+    def with_page_below(self, thresholds: dict[int, float]) -> LinearRanker:
+        from dataclasses import replace
+
+        return replace(self, page_below=tuple(sorted((int(m), float(t)) for m, t in thresholds.items())))
 
     def logits(self, X: np.ndarray) -> np.ndarray:
         """What candidates are ordered by (a probability saturates; its logit does not)."""
@@ -290,6 +301,7 @@ class LinearRanker:
             "scale": [round(float(x), 8) for x in self.scale],
             "coef": [round(float(x), 8) for x in self.coef],
             "intercept": round(float(self.intercept), 8),
+            "page_below": {str(m): round(t, 8) for m, t in self.page_below},
             "meta": dict(self.meta),
         }
 
@@ -303,6 +315,9 @@ class LinearRanker:
                 coef=np.asarray(obj["coef"], dtype=np.float64),
                 intercept=float(obj["intercept"]),
                 meta=tuple((str(k), str(v)) for k, v in (obj.get("meta") or {}).items()),
+                page_below=tuple(
+                    sorted((int(m), float(t)) for m, t in (obj.get("page_below") or {}).items())
+                ),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise InputError(f"bad ranker weights: {e}") from None

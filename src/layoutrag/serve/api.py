@@ -475,6 +475,8 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     def evidence_png(svc: Svc, chunk_id: str) -> FileResponse:
         """The chunk's merged evidence image."""
         c = _lookup_chunk(state, svc, chunk_id)
+        if c.unit == "page" and not c.evidence_image:  # a page unit's evidence is its page
+            return FileResponse(svc.page_image(c.doc_id, c.page), media_type="image/png", headers=REVALIDATE)
         if not c.evidence_image:
             raise NotFoundError(f"no evidence image for chunk {chunk_id}")
         path = svc.data.resolve(c.evidence_image)
