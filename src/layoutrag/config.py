@@ -131,6 +131,12 @@ class SearchSettings(_Group):
     top_k: int = Field(15, ge=1, description="Hits returned by default.")
     max_top_k: int = Field(100, ge=1, description="Largest top_k a caller may ask for.")
     max_query_chars: int = Field(1000, ge=1, description="Longer queries are refused.")
+    spec_constraint_weight: float = Field(
+        0.5,
+        ge=0,
+        description="A candidate whose table rows meet the query's numeric constraints gains this share "
+        "of the leading scores' spread (index.spec_constraints; 0: off).",
+    )
 
 
 class FusionSettings(_Group):

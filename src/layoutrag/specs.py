@@ -101,6 +101,11 @@ def parse_unit(text: str) -> tuple[str, float] | None:
     table = _unit_table()
     if t in table:
         return table[t]
+    # "mV/oC" (a raised o for the degree sign in older datasheets), "psP-P" / "mVrms" (a peak-to-peak
+    # or rms qualifier run into the unit)
+    for alt in (re.sub(r"(?<=[/\d\s])oC$|^oC$", "°C", t), re.sub(r"\s*(?:\(?(?:p-p|pp|rms)\)?)$", "", t, flags=re.IGNORECASE)):
+        if alt != t and alt in table:
+            return table[alt]
     low = [v for k, v in table.items() if k.lower() == t.lower()]
     if len(t) > 1 and low and all(v == low[0] for v in low):
         return low[0]
@@ -223,8 +228,12 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
         t = paren.group(1).strip()
     m = _RANGE_RE.match(t)
+    if m and re.fullmatch(r"-\d[\d.,]*\s+-\d[\d.,]*(\s*\S+)?", t):
+        return None  # "-15.0 -15.3": two negative numbers (two lines of one cell), not a range
     if m:
         a, mid_unit, b, tail = m.group(1), m.group(2), m.group(3), m.group(4)
+        if mid_unit and re.match(r"^[^/]*?\s*/", t[m.end(2) :]):
+            return None  # "3.5V/6.5 V": two values (one per variant), not a range (that is "45/55 %")
         u = _unit_of(tail or mid_unit, unit_hint)
         lo, hi = _num(a, u), _num(b, u)
         if u is None or lo is None or hi is None:
@@ -350,19 +359,23 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     (the printed name normalised, False). `unit` (canonical), when given, must agree with the
     parameter's unit for a name found inside a longer text or a symbol-only match."""
     name = _dehyphen(_norm_name(printed))
+    raw = fold(printed).lower()
     if name:
         for n, pid, _, _ in _names():
             if name == n:
-                return pid, True
+                return _storage(_refined(pid, n, symbol, unit), raw), True
         for n, pid, punit, whole in _names():
-            if not whole and _contains(name, n) and _unit_ok(punit, unit):
-                return pid, True
+            if not whole and _contains(name, n) and _unit_ok(punit, unit) and not _crossed(name, n, pid):
+                return _storage(_refined(pid, n, symbol, unit), raw), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
         for piece in (p.strip() for p in name.split("/") if "/" in name):
             for n, pid, punit, _ in _names():
                 if piece == n and _unit_ok(punit, unit, strict=True):
                     return pid, True
     sym = fold(symbol).replace(" ", "")
+    words = fold(printed).split()
+    if not sym and len(words) >= 2 and len(words[0]) >= 3 and words[0] in _symbols():
+        sym = words[0]  # "IDD Current": the name begins with the symbol
     # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
     # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
     if sym and (not name or len(sym) >= 3):
@@ -370,6 +383,39 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
         if hit and _unit_ok(hit[1], unit, strict=True):
             return hit[0], True
     return (name or fold(printed).lower()), False
+
+
+def _crossed(name: str, matched: str, pid: str) -> bool:
+    """A name found inside a longer one that says the other direction ("input load current" holds
+    "load current", an output parameter's name): not that parameter."""
+    rest = name.replace(matched, " ")
+    if pid.startswith("output") and re.search(r"\binput\b|输入", rest):
+        return True
+    return pid.startswith("input") and re.search(r"\boutput\b|输出", rest) is not None
+
+
+_STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
+
+
+def _storage(pid: str, name: str) -> str:
+    """A temperature named "... during storage" / "storage ambient temperature" is the storage
+    temperature, whatever operating-temperature words it also holds."""
+    if pid == "operating_temperature" and _STORAGE_RE.search(name):
+        return "storage_temperature"
+    return pid
+
+
+def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:
+    """The symbol refines a generic name: "Output voltage" printed with VOH is the output high
+    voltage, because VOH's parameter has a name that goes on from the words matched ("output
+    voltage high"). A symbol of an unrelated parameter changes nothing (two-letter symbols collide)."""
+    sym = fold(symbol).replace(" ", "")
+    hit = _symbols().get(sym) if sym else None
+    if hit is None or hit[0] == pid or not _unit_ok(hit[1], unit, strict=True):
+        return pid
+    if any(p == hit[0] and n.startswith(matched + " ") for n, p, _, _ in _names()):
+        return hit[0]
+    return pid
 
 
 def _contains(text: str, name: str) -> bool:
@@ -487,11 +533,15 @@ _VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a
 
 
 def parse_query(
-    text: str, product_types: tuple[str, ...] = ()
+    text: str, product_types: tuple[str, ...] = (), *, strict: bool = False
 ) -> tuple[list[SpecConstraint], str | None, str]:
     """Constraints read from a natural query, the product type it names (one of `product_types`,
     matched case-insensitively), and the rest of the query. Reads "ESR below 50k", "ESR <= 50 kΩ",
-    "12.5 pF" (a bare value: its unit names the parameter), "工作温度 -40~85"."""
+    "12.5 pF" (a bare value: its unit names the parameter), "工作温度 -40~85".
+
+    `strict` (what search uses, where most numbers are part numbers or test conditions - "ECX-1612MV",
+    "at 25C", "1 kHz offset"): only a named parameter followed by an operator or by a value with its
+    own unit ("stability ±10 ppm", "ESR below 50k", "ESR <= 50 kΩ"); no bare values."""
     t = fold(text)
     ptype = None
     for pt in sorted(product_types, key=len, reverse=True):
@@ -511,13 +561,31 @@ def parse_query(
         if p is None:
             continue
         op_text = (m.group(2) or "").lower()
+        if strict:
+            val = m.group(3).strip()
+            tail = re.sub(r"^[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*", "", val)
+            ranged = bool(re.search(r"\d\s*(?:~|to|…)\s*[-+]?\d", val))
+            if not op_text and not ranged and (not tail or parse_unit(tail) is None):
+                continue  # "7M" after a name: a series code, not a value
+            if not m.group(3)[-1:].isspace() and re.match(r"[\w-]", t[m.end(3) : m.end(3) + 1] or " "):
+                continue  # the value runs on into a word: part of a code
+            before = t[: m.start()]
+            if re.search(r"(?:\bat|@|\bwith|\bfor)\s*$", before, re.IGNORECASE) or before.count("(") > before.count(")"):
+                continue  # "at Vcc 2.5 V", "(Vcc=0)": a test condition, not a constraint
         op = _OPS.get(op_text)
         if op is None:
             op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
         try:
             v, v2, unit = _value_and_unit(m.group(3).strip(), p[1], "query")
         except InputError:
-            continue
+            # "-40 to 85 TCXO": the word after the number is the next word, not a unit
+            bare = re.sub(r"\s+[^\d\s]\S*$", "", m.group(3).strip())
+            if bare == m.group(3).strip():
+                continue
+            try:
+                v, v2, unit = _value_and_unit(bare, p[1], "query")
+            except InputError:
+                continue
         c = SpecConstraint(
             parameter=p[0],
             op="range" if v2 is not None else op,
@@ -531,7 +599,7 @@ def parse_query(
         out.append(c)
         used.append(m.span())
     # bare values: "32.768 kHz", "12.5 pF"
-    for m in re.finditer(r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)\s*([a-zA-Zµ°Ω%]+)(?![\w])", t):
+    for m in [] if strict else re.finditer(r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)\s*([a-zA-Zµ°Ω%]+)(?![\w])", t):
         if any(a <= m.start() < b for a, b in used):
             continue
         u = parse_unit(m.group(2))

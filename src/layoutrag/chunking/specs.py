@@ -42,12 +42,12 @@ from layoutrag.records import (
     TableRow,
     Word,
 )
-from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value
+from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value, split_footnotes
 from layoutrag.storage import DataDir, atomic_write_json
 
-__all__ = ["SPEC_STAGE_VERSION", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
+__all__ = ["SPEC_STAGE_VERSION", "chunk_specs", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
 
-SPEC_STAGE_VERSION = "specs-2"
+SPEC_STAGE_VERSION = "specs-3"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -153,18 +153,34 @@ def extract_specs(
     for c in chunks:
         if c.block_type != "table" or not c.rows:
             continue
-        values = _table_specs(card.doc_id, part, c, words)
+        values = _table_specs(card.doc_id, part, c, words, (*card.series, *card.part_numbers))
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
         for v in values:
-            if v.cells and v.part != part:
-                v.table = "ordering"
-            elif ratings:
+            if v.table != "ordering" and ratings:
                 v.table = "ratings"
         out.extend(values)
     return out
 
 
+def chunk_specs(chunk: Chunk) -> list[SpecValue]:
+    """The spec values of one table chunk read from its rows alone (no page words, no document
+    card: the part is left empty) - what search checks a query's numeric constraints against."""
+    if chunk.block_type != "table" or not chunk.rows:
+        return []
+    return _table_specs(chunk.doc_id, "", chunk, None)
+
+
 _RATINGS_RE = re.compile(r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE)
+
+
+@dataclass
+class _Group:
+    """One Min/Typ/Max (or Value) column group; a table printing one group per part or grade has
+    several, each named by the header words above it."""
+
+    cols: list[tuple[int, str]]  # (column index, role)
+    label: str = ""  # the header words above the group
+    part: str = ""  # the label when it names parts of the document
 
 
 @dataclass
@@ -172,9 +188,16 @@ class _Cols:
     roles: dict[int, str] = field(default_factory=dict)  # column index -> role
     names: dict[int, str] = field(default_factory=dict)  # column index -> header text
     unit_hints: dict[int, str] = field(default_factory=dict)  # "Max (mA)" -> mA
+    boxes: dict[int, BBox] = field(default_factory=dict)  # column index -> its header cell's box
+    label_rows: list[TableRow] = field(default_factory=list)  # header rows above the Min/Typ/Max row
+    head_boxes: list[BBox] = field(default_factory=list)  # the last header row's cell boxes
+    part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
+    groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
+
+    named: dict[int, str] = field(default_factory=dict)  # column -> the parameter its header names
 
     @property
     def kind(self) -> str:
@@ -183,11 +206,13 @@ class _Cols:
             return "long"
         if "part" in rs:
             return "wide"
+        if self.named and not rs & set(_VALUE_ROLES):
+            return "named"  # "Range | Temp. range (°C)": rows named by a grade, columns by a parameter
         return ""
 
 
 def _role_of(text: str) -> tuple[str | None, str]:
-    t = fold(text).strip()
+    t = split_footnotes(fold(text).strip())[0]  # "MAX(1)", "Typ.²"
     hint = ""
     m = re.fullmatch(r"(.+?)\s*[\(\[]\s*([^()\[\]]{1,8})\s*[\)\]]", t)
     if m and parse_unit(m.group(2)) is not None:
@@ -203,7 +228,10 @@ def _is_header_row(row: TableRow) -> bool:
     if not filled:
         return False
     hits = sum(1 for c in filled if _role_of(c)[0] is not None)
-    return hits >= 2 or (row.is_header and hits >= 1)
+    if hits >= 2 or (row.is_header and hits >= 1):
+        return True
+    # a header row naming parameters only ("Range | Temp. range (°C) | VCC"), marked as the header
+    return row.is_header and any(match_parameter(c, "")[0] and match_parameter(c, "")[1] for c in filled[1:])
 
 
 def _columns(header_rows: list[TableRow]) -> _Cols:
@@ -211,6 +239,8 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
     "Value") wins over the row above it."""
     cols = _Cols()
     for row in header_rows:
+        boxed = len(row.cell_boxes) == len(row.cells)
+        roles_here = False
         for i, cell in enumerate(row.cells):
             role, hint = _role_of(cell)
             if cell.strip():
@@ -219,8 +249,16 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
                 continue
             if role in ("min", "typ", "max") or i not in cols.roles:
                 cols.roles[i] = role
+                if boxed:
+                    cols.boxes[i] = row.cell_boxes[i]
+            if role in _VALUE_ROLES:
+                roles_here = True
             if hint:
                 cols.unit_hints[i] = hint
+        if not roles_here:
+            cols.label_rows.append(row)
+        if boxed:
+            cols.head_boxes = list(row.cell_boxes)
     # a merged "Value" spanning sub-headers: find_tables repeats its text in every spanned cell,
     # the sub-header row names them; cells still "value" with a min/typ/max neighbour are fine.
     if cols.kind == "" and cols.col("value") is not None and cols.col("parameter") is None:
@@ -230,41 +268,365 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.roles[first] = "parameter"
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
+    if cols.kind == "" and header_rows:
+        for i, cell in enumerate(header_rows[-1].cells):
+            if i == 0 or i in cols.roles or not cell.strip():
+                continue
+            pid, known = match_parameter(cell, "")
+            if known and parameter_unit(pid):
+                cols.named[i] = pid
+                hint = _role_of(cell)[1]
+                if hint:
+                    cols.unit_hints[i] = hint
     return cols
 
 
 def _table_specs(
-    doc_id: str, part: str, c: Chunk, words: Callable[[int], list[Word]] | None
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    words: Callable[[int], list[Word]] | None,
+    parts: tuple[str, ...] = (),
 ) -> list[SpecValue]:
     out: list[SpecValue] = []
     cols: _Cols | None = None
     pending_header: list[TableRow] = []
+    before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
+    last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
     for row in c.rows:
         if _is_header_row(row):
+            if not pending_header and before is not None and (cols is None or not cols.kind):
+                pending_header.append(before)
             pending_header.append(row)
             continue
         if pending_header:
             new = _columns(pending_header)
-            pending_header = []
+            header_rows, pending_header = pending_header, []
             # a repeated header on the next page changes nothing; a different one starts afresh
+            _part_columns(new, header_rows, parts)
             if cols is None or new.roles != cols.roles:
                 cols, prev = new, None
+                if cols.kind == "long":
+                    cols.groups = _value_groups(cols, row, words, parts)
         if cols is None or not cols.kind:
+            before = row
             continue
+        row = _aligned(row, cols)
         if cols.kind == "long":
-            v, prev = _long_row(doc_id, part, c, row, cols, prev, words)
-            if v is not None:
-                out.append(v)
+            for sub in _split_lines(row, cols, words):
+                prev = _read_long(doc_id, part, c, sub, cols, prev, words, out, last)
+        elif cols.kind == "named":
+            out.extend(_named_row(doc_id, part, c, row, cols, words))
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     return out
+
+
+def _read_long(
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    row: TableRow,
+    cols: _Cols,
+    prev: tuple[str, str, str] | None,
+    words: Callable[[int], list[Word]] | None,
+    out: list[SpecValue],
+    last: dict[tuple[str, str], SpecValue],
+) -> tuple[str, str, str] | None:
+    if True:
+        if True:
+            vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
+            cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
+            for label, v in vs:
+                above = last.get((v.part, label))
+                if cont and above is not None and _completes(above, v):
+                    continue
+                out.append(v)
+                last[(v.part, label)] = v
+    return prev
+
+
+def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None) -> list[TableRow]:
+    """A grid row holding several printed lines of values (no rule between them: "4 1 0.5" under
+    Max, "A A A" under Unit, one line per condition) -> one row per value line. Each line's words
+    go to the column whose cell box holds them, the lines above the first value line join the
+    first; the parameter's name and symbol (and a unit printed once) hold for every line."""
+    vcols = [i for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES]
+    if words is None or len(row.cell_boxes) != len(row.cells) or not vcols:
+        return [row]
+    filled = [i for i in vcols if i < len(row.cells) and row.cells[i].strip()]
+    if not filled or not any(len(re.findall(r"\d+(?:[.,]\d+)?", row.cells[i])) >= 2 for i in filled):
+        return [row]
+    y0, y1 = row.bbox_pdf.y0, row.bbox_pdf.y1
+    inside = [w for w in words(row.page) if y0 - 0.5 <= w.bbox_pdf.center[1] <= y1 + 0.5]
+
+    def column(w: Word) -> int | None:
+        cx, cy = w.bbox_pdf.center
+        return next(
+            (i for i, b in enumerate(row.cell_boxes) if b.x0 - 0.5 <= cx <= b.x1 + 0.5 and b.y0 - 0.5 <= cy <= b.y1 + 0.5),
+            None,
+        )
+
+    value_lines: list[float] = []
+    for w in sorted(inside, key=lambda w: w.bbox_pdf.center[1]):
+        if column(w) in filled and re.search(r"\d", w.text):
+            cy = w.bbox_pdf.center[1]
+            if not value_lines or cy - value_lines[-1] > 2.5:
+                value_lines.append(cy)
+    if len(value_lines) < 2:
+        return [row]
+    cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
+    shared = {cols.col("parameter"), cols.col("symbol")} - {None}
+    extra: list[tuple[int, str]] = []
+    ucol = cols.col("unit")
+    subs: list[TableRow] = []
+    bands = [[w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]] for k in range(len(value_lines))]
+    if ucol is not None and not all(any(column(w) == ucol for w in band) for band in bands):
+        shared.add(ucol)  # one unit printed for all the lines
+    # a name printed above the value lines ("Accuracy:" over "TA = +25 °C" / "-10 °C < TA < 85 °C"):
+    # that is the name, the words on each value line are that line's condition
+    pcol, ccol = cols.col("parameter"), cols.col("conditions")
+    head = [w for w in inside if column(w) == pcol and w.bbox_pdf.center[1] < value_lines[0] - 2.5]
+    for k, band in enumerate(bands):
+        cells = ["" for _ in row.cells]
+        boxes = []
+        for i, b in enumerate(row.cell_boxes):
+            if i == pcol and head:
+                cells[i] = " ".join(w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)))
+                boxes.append(b)
+                own = [w for w in band if column(w) == i and w not in head]
+                if own and ccol is not None:
+                    extra.append((k, " ".join(w.text for w in own)))
+                continue
+            if i in shared:  # the parameter's name and symbol (and a unit printed once) hold for every line
+                cells[i] = row.cells[i]
+                boxes.append(b)
+                continue
+            ws = sorted((w for w in band if column(w) == i), key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+            cells[i] = " ".join(w.text for w in ws)
+            boxes.append(union_box(w.bbox_pdf for w in ws) if ws else type(b)(b.x0, cuts[k], b.x1, cuts[k + 1]))
+        for kk, text in extra:
+            if kk == k and ccol is not None:
+                cells[ccol] = f"{text}; {cells[ccol]}" if cells[ccol] else text
+        top, bottom = max(cuts[k], y0), min(cuts[k + 1], y1)
+        subs.append(
+            TableRow(
+                page=row.page,
+                bbox_pdf=type(row.bbox_pdf)(row.bbox_pdf.x0, top, row.bbox_pdf.x1, bottom),
+                cells=cells,
+                text=" ".join(t for t in cells if t),
+                cell_boxes=boxes,
+            )
+        )
+    return subs
+
+
+def _part_columns(cols: _Cols, header_rows: list[TableRow], parts: tuple[str, ...]) -> None:
+    """A column headed by one of the document's part names ("HA17324 | HA17324A" over a ratings
+    table with no Value header) holds that part's values: a Value column of its own group."""
+    if not parts:
+        return
+    for row in header_rows:
+        for i, cell in enumerate(row.cells):
+            t = fold(cell).strip()
+            if i in cols.roles or not t or len(t) > 40 or not _names_part(t, parts):
+                continue
+            if not any(r in ("parameter", "symbol") for r in cols.roles.values()):
+                continue
+            cols.roles[i] = "value"
+            cols.part_cols[i] = t
+            if len(row.cell_boxes) == len(row.cells):
+                cols.boxes[i] = row.cell_boxes[i]
+
+
+def _aligned(row: TableRow, cols: _Cols) -> TableRow:
+    """A data row whose grid is shifted against the header (the header split into other cells
+    than the body: "Min." in cell 10, the numbers in cell 9) re-indexed to the header's columns:
+    each filled cell goes to the header cell whose x-range holds its centre."""
+    head = cols.head_boxes
+    if not head or len(row.cell_boxes) != len(row.cells):
+        return row
+    vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
+    if any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
+        return row  # the values sit in their header's cells: nothing to fix
+
+    def home(b: BBox) -> int | None:
+        cx = b.center[0]
+        inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
+        return inside[0] if len(inside) == 1 else None
+
+    cells = ["" for _ in head]
+    boxes = [BBox(h.x0, row.bbox_pdf.y0, h.x1, row.bbox_pdf.y1) for h in head]
+    moved = False
+    for j, (t, b) in enumerate(zip(row.cells, row.cell_boxes, strict=True)):
+        if not t.strip():
+            continue
+        i = home(b)
+        if i is None:
+            return row
+        moved = moved or i != j
+        cells[i] = f"{cells[i]} {t}".strip()
+        boxes[i] = b if cells[i] == t else union_box([boxes[i], b])
+    if not moved:
+        return row
+    return TableRow(page=row.page, bbox_pdf=row.bbox_pdf, cells=cells, text=row.text, is_header=row.is_header, cell_boxes=boxes)
+
+
+def _completes(above: SpecValue, v: SpecValue) -> bool:
+    """A row with no parameter, symbol or unit of its own whose numbers fill only the columns the
+    value above left empty (Typ on one line, Max under another condition on the next) completes
+    that value: it is merged into it, its cells and conditions added."""
+    if above.unit != v.unit:
+        return False
+    mine = {c.role for c in v.cells}
+    theirs = {c.role for c in above.cells}
+    if mine & theirs or "value" in mine | theirs:
+        return False
+    merged = [x for x in (v.min if v.min is not None else above.min, v.typ if v.typ is not None else above.typ,
+                          v.max if v.max is not None else above.max) if x is not None]
+    if any(a >= b for a, b in zip(merged, merged[1:], strict=False)):
+        return False  # min < typ < max or they are not one value
+    above.min = v.min if v.min is not None else above.min
+    above.typ = v.typ if v.typ is not None else above.typ
+    above.max = v.max if v.max is not None else above.max
+    above.cells += v.cells
+    above.value_text = f"{above.value_text} / {v.value_text}"
+    extra = v.conditions.split("; ")[0] if v.conditions else ""
+    if extra and extra not in above.conditions:
+        above.conditions = f"{above.conditions}; {extra}" if above.conditions else extra
+    above.footnotes += [n for n in v.footnotes if n not in above.footnotes]
+    return True
 
 
 def _cell(row: TableRow, i: int | None) -> str:
     if i is None or i >= len(row.cells):
         return ""
     return fold(row.cells[i])
+
+
+def _value_groups(
+    cols: _Cols, first: TableRow, words: Callable[[int], list[Word]] | None, parts: tuple[str, ...]
+) -> list[_Group]:
+    """The value columns in groups: a new group starts where a role repeats (Min Max Min Max). With
+    several groups each is named by the header words above its columns; a name that holds one of
+    the document's part numbers or series is the group's part, any other (a speed grade, a
+    temperature range) goes with the value's conditions."""
+    vcols = [(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES]
+    groups: list[_Group] = []
+    for i, r in vcols:
+        if not groups or any(r == q for _, q in groups[-1].cols):
+            groups.append(_Group(cols=[]))
+        groups[-1].cols.append((i, r))
+    if len(groups) < 2:
+        return groups
+    page_words = words(first.page) if words is not None else []
+    for g in groups:
+        named = [cols.part_cols[i] for i, _ in g.cols if i in cols.part_cols]
+        if named:
+            g.label = g.part = named[0]
+            continue
+        xs = [cols.boxes[i] for i, _ in g.cols if i in cols.boxes]
+        if not xs:
+            continue
+        x0, x1 = min(b.x0 for b in xs), max(b.x1 for b in xs)
+        texts: list[str] = []
+        for row in cols.label_rows:
+            boxes = [row.cell_boxes[i] for i, _ in g.cols if i < len(row.cell_boxes)]
+            y0 = min((b.y0 for b in boxes), default=row.bbox_pdf.y0)
+            y1 = max((b.y1 for b in boxes), default=row.bbox_pdf.y1)
+            inside = [
+                w
+                for w in page_words
+                if x0 - 0.5 <= w.bbox_pdf.center[0] <= x1 + 0.5 and y0 - 0.5 <= w.bbox_pdf.center[1] <= y1 + 0.5
+                and row.page == first.page
+            ]
+            if inside:
+                texts += [w.text for w in sorted(inside, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))]
+            elif len(row.cell_boxes) == len(row.cells):
+                texts += [t for t, b in zip(row.cells, row.cell_boxes, strict=True) if t.strip() and x0 - 0.5 <= b.center[0] <= x1 + 0.5]
+        g.label = fold(" ".join(t for t in texts if _role_of(t)[0] is None)).strip(" ,;")
+        if g.label and _names_part(g.label, parts):
+            g.part = g.label
+    return groups
+
+
+def _norm_part(s: str) -> str:
+    return re.sub(r"[^0-9A-Z]", "", s.upper())
+
+
+def _names_part(label: str, parts: tuple[str, ...]) -> bool:
+    """Does a group's header name a part of the document (LM2904 for LM2904-N, LM358A)?"""
+    known = [_norm_part(p) for p in parts if len(_norm_part(p)) >= 5]
+    for tok in re.split(r"[\s,;/]+", label):
+        t = _norm_part(tok)
+        if len(t) >= 5 and re.search(r"[A-Z]", t) and re.search(r"\d", t):
+            if any(k.startswith(t) or t.startswith(k) for k in known):
+                return True
+    return False
+
+
+def _head_centres(cols: _Cols, vcols: list[int], words: list[Word]) -> dict[int, float]:
+    """x centre of each value column's header word (MIN, Typ., Max(1)): the grid's cell boxes can be
+    shifted against the printed header, the word is where the column's numbers sit."""
+    out: dict[int, float] = {}
+    for i in vcols:
+        b = cols.boxes[i]
+        role = cols.roles[i]
+        near = [
+            w
+            for w in words
+            if b.y0 - 1 <= w.bbox_pdf.center[1] <= b.y1 + 1 and _role_of(w.text)[0] == role
+        ]
+        if near:
+            w = min(near, key=lambda w: abs(w.bbox_pdf.center[0] - b.center[0]))
+            if abs(w.bbox_pdf.center[0] - b.center[0]) <= max(b.width, 40.0):
+                out[i] = w.bbox_pdf.center[0]
+                continue
+        out[i] = b.center[0]
+    return out
+
+
+def _positional(
+    row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
+) -> dict[int, tuple[str, BBox]] | None:
+    """The value cells of a row re-read from the words' positions, when the table grid put a value
+    in another column than the header it sits under (merged cells, "-0.3 32" under Min and Max; a
+    grid shifted against the header): each word goes to the value column whose header word it is
+    nearest to. None when every value sits under its own header or the boxes are not known."""
+    vcols = [i for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i in cols.boxes]
+    if words is None or len(vcols) < 2 or len(row.cell_boxes) != len(row.cells):
+        return None
+    filled = [i for i in vcols if i < len(row.cells) and row.cells[i].strip()]
+    if not filled:
+        return None
+    page_words = words(row.page)
+    heads = _head_centres(cols, vcols, [w for w in page_words if w.bbox_pdf.y1 <= row.bbox_pdf.y0 + 1])
+    # the value cells' height, not the row's: a parameter cell spanning sub-rows makes the row tall
+    y0 = min(row.cell_boxes[i].y0 for i in filled)
+    y1 = max(row.cell_boxes[i].y1 for i in filled)
+    x0 = min(min(row.cell_boxes[i].x0 for i in filled), min(cols.boxes[i].x0 for i in vcols))
+    x1 = max(max(row.cell_boxes[i].x1 for i in filled), max(cols.boxes[i].x1 for i in vcols))
+    got: dict[int, list[Word]] = {}
+    moved = False
+    for w in page_words:
+        cx, cy = w.bbox_pdf.center
+        if not (x0 <= cx <= x1 and y0 - 0.5 <= cy <= y1 + 0.5):
+            continue
+        j = min(vcols, key=lambda k: abs(heads[k] - cx))
+        home = next((i for i in filled if row.cell_boxes[i].x0 - 0.5 <= cx <= row.cell_boxes[i].x1 + 0.5), None)
+        if home is None:
+            continue  # a word of another column (conditions, unit) inside the value area's height
+        if home != j:
+            moved = True
+        got.setdefault(j, []).append(w)
+    if not moved:
+        return None
+    out: dict[int, tuple[str, BBox]] = {}
+    for j, ws in got.items():
+        ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+        out[j] = (" ".join(w.text for w in ws), union_box(w.bbox_pdf for w in ws))
+    return out
 
 
 def _long_row(
@@ -275,7 +637,8 @@ def _long_row(
     cols: _Cols,
     prev: tuple[str, str, str] | None,
     words: Callable[[int], list[Word]] | None,
-) -> tuple[SpecValue | None, tuple[str, str, str] | None]:
+) -> tuple[list[tuple[str, SpecValue]], tuple[str, str, str] | None]:
+    """The values of one body row of a long table, one per column group: (group label, value)."""
     pcol, scol, ucol, ccol = (
         cols.col("parameter"),
         cols.col("symbol"),
@@ -283,77 +646,97 @@ def _long_row(
         cols.col("conditions"),
     )
     name, symbol, unit_text = _cell(row, pcol), _cell(row, scol), _cell(row, ucol)
-    vcols = _first_group([(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES and i < len(row.cells)])
-    # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
-    seen_text: set[str] = set()
-    filled: list[tuple[int, str, str]] = []
-    for i, r in vcols:
-        t = _cell(row, i)
-        if not t:
-            continue
-        if t in seen_text and row.cell_boxes and i > 0 and row.cell_boxes[i] == row.cell_boxes[i - 1]:
-            continue
-        seen_text.add(t)
-        filled.append((i, r, t))
-    if not filled:
-        return None, (name, symbol, unit_text) if name else prev
+    if not name and pcol is not None:
+        # the grid put symbol and name in an unlabelled cell left of the Parameter column ("IQ
+        # Quiescent current" under no header): that is this row's name, not the row above's
+        left = [_cell(row, i) for i in range(pcol) if i not in cols.roles and _cell(row, i)]
+        if left:
+            name = " ".join(left)
+    fixed = _positional(row, cols, words)
+    groups = cols.groups or [_Group(cols=[(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES])]
+    per_group: list[tuple[_Group, list[tuple[int, str, str, BBox | None]]]] = []
+    for g in groups:
+        # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
+        seen_text: set[str] = set()
+        filled: list[tuple[int, str, str, BBox | None]] = []
+        for i, r in g.cols:
+            if fixed is not None:
+                if i in fixed:
+                    filled.append((i, r, fold(fixed[i][0]), fixed[i][1]))
+                continue
+            if i >= len(row.cells):
+                continue
+            t = _cell(row, i)
+            if not t:
+                continue
+            if t in seen_text and row.cell_boxes and i > 0 and row.cell_boxes[i] == row.cell_boxes[i - 1]:
+                continue
+            seen_text.add(t)
+            filled.append((i, r, t, None))
+        if filled:
+            per_group.append((g, filled))
+    if not per_group:
+        return [], (name, symbol, unit_text) if name else prev
     inherited = False
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
         unit_text = unit_text or prev[2]
         inherited = True
     if not name:
-        return None, prev
-    v = SpecValue(
-        doc_id=doc_id,
-        part=part,
-        parameter="",
-        parameter_printed=name,
-        symbol=symbol,
-        conditions=_cell(row, ccol),
-        page=row.page,
-        row_bbox_pdf=row.bbox_pdf,
-        chunk_id=c.chunk_id,
-    )
-    texts: list[str] = []
-    for i, r, t in filled:
-        hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
-        pv = parse_value(t, hint, r)
-        if pv is None or pv.empty:
-            continue
-        if v.unit and pv.unit != v.unit:
-            continue
-        v.unit, v.unit_printed = pv.unit, pv.unit_printed
-        v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
-        if pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
-            v.min, v.max = pv.min, pv.max
-        else:
-            v.min = pv.min if pv.min is not None else v.min
-            v.typ = pv.typ if pv.typ is not None else v.typ
-            v.max = pv.max if pv.max is not None else v.max
-        v.cells.append(SpecCell(role=r, text=row.cells[i], bbox_pdf=_cell_box(row, i, words)))
-        texts.append(t)
+        return [], prev
     keep = (name, symbol, unit_text)
-    if not v.cells or not v.unit:
-        # nothing read, or a number without a unit (a pin number, a count): not a spec value
-        return None, (prev if inherited else keep)
-    pid, known = match_parameter(name, symbol, unit=v.unit)
-    if known and parameter_unit(pid) not in (v.unit, None):
-        pid, known = fold(name).lower(), False
-    v.parameter, v.known = pid, known
-    v.value_text = " / ".join(texts)
-    return v, keep
-
-
-def _first_group(vcols: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The first Min/Typ/Max group: a table with one group per part or speed grade (the role
-    repeats) is read for its first group only, never mixed."""
-    out: list[tuple[int, str]] = []
-    for i, r in vcols:
-        if any(r == q for _, q in out):
-            break
-        out.append((i, r))
-    return out
+    out: list[tuple[str, SpecValue]] = []
+    for g, filled in per_group:
+        conditions = _cell(row, ccol)
+        if g.label and not g.part:
+            conditions = f"{conditions}; {g.label}" if conditions else g.label
+        v = SpecValue(
+            doc_id=doc_id,
+            part=g.part or part,
+            parameter="",
+            parameter_printed=name,
+            symbol=symbol,
+            conditions=conditions,
+            page=row.page,
+            row_bbox_pdf=row.bbox_pdf,
+            chunk_id=c.chunk_id,
+        )
+        texts: list[str] = []
+        tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
+        for i, r, t, box in filled:
+            hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
+            pv = parse_value(t, hint, r)
+            if pv is None or pv.empty:
+                continue
+            if v.unit and pv.unit != v.unit:
+                continue
+            v.unit, v.unit_printed = pv.unit, pv.unit_printed
+            v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
+            if pv.tolerance and r == "typ":
+                # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
+                if not tol_limit and v.min is None and v.max is None:
+                    v.min, v.max = pv.min, pv.max
+            elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
+                v.min, v.max = pv.min, pv.max
+                tol_limit = pv.tolerance
+            else:
+                v.min = pv.min if pv.min is not None else v.min
+                v.typ = pv.typ if pv.typ is not None else v.typ
+                v.max = pv.max if pv.max is not None else v.max
+            text = t if box is not None else row.cells[i]
+            v.cells.append(SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words)))
+            texts.append(t)
+        if not v.cells or not v.unit:
+            continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
+        pid, known = match_parameter(name, symbol, unit=v.unit)
+        if known and parameter_unit(pid) not in (v.unit, None):
+            pid, known = fold(name).lower(), False
+        v.parameter, v.known = pid, known
+        v.value_text = " / ".join(texts)
+        out.append((g.label, v))
+    if not out:
+        return [], (prev if inherited else keep)
+    return out, keep
 
 
 def _unit_in_name(name: str) -> str:
@@ -361,6 +744,44 @@ def _unit_in_name(name: str) -> str:
     if m and parse_unit(m.group(1)) is not None:
         return m.group(1)
     return ""
+
+
+def _named_row(
+    doc_id: str, part: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
+) -> list[SpecValue]:
+    """A body row of a table whose columns are named by parameters and whose first column names
+    the row (a grade, a mode): one value per parameter column, the row's name as its condition."""
+    label = _cell(row, 0)
+    out: list[SpecValue] = []
+    for i, pid in sorted(cols.named.items()):
+        t = _cell(row, i)
+        if not t or not label:
+            continue
+        pv = parse_value(t, cols.unit_hints.get(i, ""), "value")
+        if pv is None or pv.empty or pv.unit != parameter_unit(pid):
+            continue
+        out.append(
+            SpecValue(
+                doc_id=doc_id,
+                part=part,
+                parameter=pid,
+                parameter_printed=cols.names.get(i, ""),
+                known=True,
+                conditions=label,
+                min=pv.min,
+                typ=pv.typ,
+                max=pv.max,
+                unit=pv.unit,
+                unit_printed=pv.unit_printed,
+                value_text=t,
+                footnotes=pv.footnotes,
+                page=row.page,
+                row_bbox_pdf=row.bbox_pdf,
+                cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
+                chunk_id=c.chunk_id,
+            )
+        )
+    return out
 
 
 def _wide_row(
@@ -403,6 +824,7 @@ def _wide_row(
                 row_bbox_pdf=row.bbox_pdf,
                 cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
                 chunk_id=c.chunk_id,
+                table="ordering",
             )
         )
     return out

@@ -49,6 +49,7 @@ from layoutrag.index.query import (
     wanted_family,
 )
 from layoutrag.index.ranker import LinearRanker, candidate_features, default_ranker
+from layoutrag.index.spec_constraints import boost_constraints
 from layoutrag.index.tokenizer import CJK_RE, Tokenizer, get_tokenizer, is_part_like, normalize_text
 from layoutrag.records import Box, Chunk, DocumentCard, EvidencePackage, Region, SearchFilters
 
@@ -330,8 +331,11 @@ class HybridIndex:
             return list(zip(d_idx.tolist(), d_score.tolist(), strict=True)), runs
         cfg = opts.fusion or self.settings.fusion
         if cfg.strategy is FusionStrategy.learned:
-            return self._learned(query, lex, runs, mask, opts.ranker or default_ranker()), runs
-        return self._fuse(query, lex, b_idx, d_idx, mask, cfg, doc_boost=opts.doc_boost), runs
+            ranked = self._learned(query, lex, runs, mask, opts.ranker or default_ranker())
+        else:
+            ranked = self._fuse(query, lex, b_idx, d_idx, mask, cfg, doc_boost=opts.doc_boost)
+        # numeric constraints in the query ("stability ±10 ppm"): index/spec_constraints.py
+        return boost_constraints(self, query, ranked, self.settings.search.spec_constraint_weight), runs
 
     def features(
         self, query: str, *, filters: SearchFilters | None = None, expand_glossary: bool = True
