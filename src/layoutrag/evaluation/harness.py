@@ -205,10 +205,12 @@ def to_hit(c: Chunk) -> Hit:
 
 
 def ranked_chunk_ids(hits: Sequence[Chunk]) -> list[str]:
-    """Chunk ids in the order shown: each hit's own, then its companions'."""
+    """Chunk ids in the order shown: each hit's own, then its companions'. A page unit (a hit that
+    is its page, index/hits.py) is not a chunk: its highlighted chunks (companions) stand for it."""
     out = []
     for h in hits:
-        out.append(h.chunk_id)
+        if h.unit != "page":
+            out.append(h.chunk_id)
         if isinstance(h, EvidencePackage):
             out.extend(c.chunk_id for c in h.companions)
     return out
