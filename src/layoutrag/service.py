@@ -58,7 +58,7 @@ class LayoutRAG:
 
     # --- search -------------------------------------------------------------------------
     @cached_property
-    def _index(self):  # layoutrag.index.hybrid.HybridIndex, loaded lazily from the live generation
+    def _index(self):  # layoutrag.index.base.SearchIndex, loaded lazily from the live generation
         from layoutrag.index.store import load_index
 
         return load_index(self.data, settings=self.settings)
