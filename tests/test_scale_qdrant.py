@@ -68,6 +68,32 @@ def test_same_top5_as_embedded(pair: tuple[Path, Path]) -> None:
     assert same / len(queries) >= MIN_SAME_TOP5, f"{same}/{len(queries)}"
 
 
+def test_learned_fusion_same_top5_as_embedded(pair: tuple[Path, Path]) -> None:
+    """`fusion = learned` reads its features from the store (group runs and scores, df, term
+    holders, bag lengths) and ranks like the embedded store."""
+    from layoutrag.index.options import SearchOptions
+
+    emb, qd = load_index(pair[0]), load_index(pair[1])
+    opts = SearchOptions.for_fusion("learned", emb.settings)
+    queries = _queries(pair[0])
+    same = 0
+    for query in queries:
+        a = emb.search(query, top_k=5, options=opts)
+        b = qd.search(query, top_k=5, options=opts)
+        assert a, query
+        same += [h.chunk_id for h in a] == [h.chunk_id for h in b]
+        for x, y in zip(a, b, strict=False):
+            if x.chunk_id == y.chunk_id:
+                assert y.score == pytest.approx(x.score, rel=1e-4, abs=1e-6)
+    assert same / len(queries) >= MIN_SAME_TOP5, f"{same}/{len(queries)}"
+    # the candidates' features agree, not only the order they give
+    for query in queries[:6]:
+        ca, Xa = emb.features(query)
+        cb, Xb = qd.features(query)
+        assert [emb.table.chunk_ids[i] for i in ca] == [qd.table.chunk_ids[i] for i in cb], query
+        assert Xb == pytest.approx(Xa, rel=1e-4, abs=1e-6), query
+
+
 @pytest.mark.parametrize("mode", ["bm25", "dense"])
 def test_single_paths_match(pair: tuple[Path, Path], mode: str) -> None:
     emb, qd = load_index(pair[0]), load_index(pair[1])
