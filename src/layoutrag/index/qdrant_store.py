@@ -103,8 +103,17 @@ def _client(data: DataDir, cfg: StoreSettings) -> Any:
         raise InputError("the Qdrant store needs the scale extra: pip install 'layoutrag[scale]'") from None
     if cfg.url:
         key = "url:" + cfg.url
+    elif cfg.engine == "edge":
+        from layoutrag.index.qdrant_edge import EdgeClient
+
+        root = _local_root(data, cfg)
+        with _CLIENTS_LOCK:
+            key = "edge:" + str(root.resolve())
+            if key not in _CLIENTS:
+                _CLIENTS[key] = EdgeClient(root)
+            return _CLIENTS[key]
     else:
-        path = Path(cfg.path) if cfg.path else data.root / "qdrant"
+        path = _local_root(data, cfg)
         if cfg.path == ":memory:":
             key = "memory:" + str(data.root.resolve())
         else:
@@ -121,6 +130,13 @@ def _client(data: DataDir, cfg: StoreSettings) -> Any:
                 client = _Locked(QdrantClient(path=str(path)))
             _CLIENTS[key] = client
         return client
+
+
+def _local_root(data: DataDir, cfg: StoreSettings) -> Path:
+    """The directory of an in-process engine (local mode, Edge)."""
+    if cfg.path and cfg.path != ":memory:":
+        return Path(cfg.path)
+    return data.root / ("qdrant-edge" if cfg.engine == "edge" else "qdrant")
 
 
 class _Locked:
@@ -193,11 +209,7 @@ class QdrantStore:
         """Bytes on disk (local mode; 0 for a server)."""
         if self.cfg.url:
             return 0
-        root = (
-            Path(self.cfg.path)
-            if self.cfg.path and self.cfg.path != ":memory:"
-            else self.data.root / "qdrant"
-        )
+        root = _local_root(self.data, self.cfg)
         return sum(f.stat().st_size for f in root.rglob("*") if f.is_file()) if root.is_dir() else 0
 
     # ------------------------------------------------------------------ write
@@ -236,7 +248,7 @@ class QdrantStore:
                 )
             for kind in ("terms", "meta"):
                 self.client.create_collection(names[kind], vectors_config={})
-            if self.cfg.url:  # payload indexes for the filters (local mode has none to make)
+            if self.cfg.url or self.cfg.engine == "edge":  # payload indexes for the filters (local mode has none)
                 for fname, schema in (("doc_id", "keyword"), ("block_type", "keyword"), ("page", "integer")):
                     self.client.create_payload_index(names["chunks"], fname, field_schema=schema)
 
