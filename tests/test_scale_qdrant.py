@@ -261,3 +261,15 @@ def test_edge_generations_are_shard_dirs_behind_a_pointer_file(served_data: Path
     out = subprocess.run([sys.executable, "-c", code, str(data)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert json.loads(out.stdout.strip().splitlines()[-1]) == expected
+
+
+def test_bad_store_options_are_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+
+    for args in (["--qdrant-engine", "server"], ["--store", "elastic"]):
+        res = CliRunner().invoke(app, ["index", "--data", str(tmp_path), *args])
+        assert res.exit_code != 0
+        lines = [x for x in res.output.splitlines() if x.strip()]
+        assert len(lines) == 1 and "should be" in lines[0], res.output

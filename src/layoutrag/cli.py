@@ -395,8 +395,15 @@ def index(
         from layoutrag.storage import DataDir
 
         kind = store or "qdrant"
+        from pydantic import ValidationError
+
+        from layoutrag.config import describe_error
+
         engine = {"qdrant_engine": qdrant_engine} if qdrant_engine is not None else {}
-        s = s.updated(store=kind, qdrant_url=qdrant_url, qdrant_path=qdrant_path, **engine)
+        try:
+            s = s.updated(store=kind, qdrant_url=qdrant_url, qdrant_path=qdrant_path, **engine)
+        except ValidationError as e:  # --store / --qdrant-engine outside their choices
+            raise InputError(f"bad option: {describe_error(e)}") from None
         write_store_record(DataDir(_data(data, s)), s.store)  # search, serve, mcp, eval follow it
     console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
 
