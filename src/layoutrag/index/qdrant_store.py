@@ -819,10 +819,11 @@ class QdrantIndex(SearchIndex):
         if vec is None or depth <= 0:
             return empty_run()
         pts = self._query(self.names[GROUP_COLLECTION[kind]], vec, "bm25", depth + TIE_MARGIN, None, ["members"])
-        for p in pts:
-            self._members.put((kind, int(p.id)), np.asarray(p.payload["members"], dtype=np.int64))
+        members = {int(p.id): np.asarray(p.payload["members"], dtype=np.int64) for p in pts}
+        for g, rows in members.items():
+            self._members.put((kind, g), rows)
         g_idx, g_score = self._ranked(pts, depth, lambda i: i)
-        self.rows.ensure(i for g in g_idx.tolist() for i in self._members[(kind, g)].tolist())
+        self.rows.ensure(i for g in g_idx.tolist() for i in members[g].tolist())
         return g_idx, g_score
 
     def group_scores(self, kind: GroupKind, lex: dict[str, float], groups: np.ndarray) -> np.ndarray:
