@@ -13,8 +13,9 @@ from layoutrag.config import FusionSettings, FusionStrategy, HitSettings, load_s
 from layoutrag.errors import InputError
 from layoutrag.evaluation.crossval import Rows, doc_fold, fit_ranker, label_candidates
 from layoutrag.evaluation.harness import RegionQuery
+from layoutrag.index.base import parse_page_unit_id
 from layoutrag.index.hits import PageHit, best_row, page_hits
-from layoutrag.index.hybrid import HybridIndex, parse_page_unit_id
+from layoutrag.index.hybrid import HybridIndex
 from layoutrag.index.options import SearchOptions
 from layoutrag.index.ranker import FEATURES, LinearRanker, default_ranker
 from layoutrag.records import Region

@@ -1,6 +1,7 @@
 """The Qdrant store (issue #15): same results as the embedded store, read by every front with no
-flags, and searches that keep answering across a generation swap. Runs against qdrant-client's
-local mode (no server); skipped when the `scale` extra is not installed."""
+flags, and searches that keep answering across a generation swap. Runs on both in-process engines
+(no server): qdrant-client's local mode and Qdrant Edge (qdrant-edge-py); skipped when the `scale`
+extra is not installed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,14 @@ import pytest
 
 pytest.importorskip("qdrant_client")
 
+ENGINES = ["local", "edge"]
+
+
+def _qdrant_settings(engine: str, path: Path):  # noqa: ANN202 - Settings
+    if engine == "edge":
+        pytest.importorskip("qdrant_edge")
+    return load_settings().updated(store="qdrant", qdrant_engine=engine, qdrant_path=str(path))
+
 from layoutrag.config import load_settings  # noqa: E402
 from layoutrag.evaluation.harness import evaluate, load_queries  # noqa: E402
 from layoutrag.index.store import build_index, load_index  # noqa: E402
@@ -22,12 +31,14 @@ from layoutrag.service import LayoutRAG  # noqa: E402
 MIN_SAME_TOP5 = 0.95
 
 
-@pytest.fixture(scope="module")
-def pair(served_data: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The session's served corpus (embedded index) and a copy indexed into Qdrant local mode."""
-    q = tmp_path_factory.mktemp("qdrant-data")
+@pytest.fixture(scope="module", params=ENGINES)
+def pair(
+    served_data: Path, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> tuple[Path, Path]:
+    """The session's served corpus (embedded index) and a copy indexed into Qdrant (each engine)."""
+    q = tmp_path_factory.mktemp(f"qdrant-{request.param}-data")
     shutil.copytree(served_data, q, dirs_exist_ok=True)
-    settings = load_settings().updated(store="qdrant", qdrant_path=str(q / "qdrant"))
+    settings = _qdrant_settings(request.param, q / "qdrant")
     build_index(q, settings=settings)
     return served_data, q
 
@@ -42,7 +53,7 @@ def test_data_dir_records_the_store_and_open_follows_it(pair: tuple[Path, Path])
 
     _, q = pair
     record = json.loads((q / "index" / "STORE.json").read_text())
-    assert record["kind"] == "qdrant"
+    assert record["kind"] == "qdrant" and record["engine"] in ENGINES
     idx = layoutrag.open(q)  # no store flags: the data dir says where its index lives
     assert isinstance(idx._index, QdrantIndex)
     assert idx.search("load capacitance", top_k=3)
@@ -66,6 +77,32 @@ def test_same_top5_as_embedded(pair: tuple[Path, Path]) -> None:
             if x.chunk_id == y.chunk_id:
                 assert y.score == pytest.approx(x.score, rel=1e-4, abs=1e-6)
     assert same / len(queries) >= MIN_SAME_TOP5, f"{same}/{len(queries)}"
+
+
+def test_learned_fusion_same_top5_as_embedded(pair: tuple[Path, Path]) -> None:
+    """`fusion = learned` reads its features from the store (group runs and scores, df, term
+    holders, bag lengths) and ranks like the embedded store."""
+    from layoutrag.index.options import SearchOptions
+
+    emb, qd = load_index(pair[0]), load_index(pair[1])
+    opts = SearchOptions.for_fusion("learned", emb.settings)
+    queries = _queries(pair[0])
+    same = 0
+    for query in queries:
+        a = emb.search(query, top_k=5, options=opts)
+        b = qd.search(query, top_k=5, options=opts)
+        assert a, query
+        same += [h.chunk_id for h in a] == [h.chunk_id for h in b]
+        for x, y in zip(a, b, strict=False):
+            if x.chunk_id == y.chunk_id:
+                assert y.score == pytest.approx(x.score, rel=1e-4, abs=1e-6)
+    assert same / len(queries) >= MIN_SAME_TOP5, f"{same}/{len(queries)}"
+    # the candidates' features agree, not only the order they give
+    for query in queries[:6]:
+        ca, Xa = emb.features(query)
+        cb, Xb = qd.features(query)
+        assert [emb.table.chunk_ids[i] for i in ca] == [qd.table.chunk_ids[i] for i in cb], query
+        assert Xb == pytest.approx(Xa, rel=1e-4, abs=1e-6), query
 
 
 @pytest.mark.parametrize("mode", ["bm25", "dense"])
@@ -109,23 +146,28 @@ def test_region_metrics_match(pair: tuple[Path, Path]) -> None:
             assert abs(b[key] - value) <= 0.01, (key, value, b[key])
 
 
-def test_cli_index_store_qdrant_then_search(pair: tuple[Path, Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ENGINES)
+def test_cli_index_store_qdrant_then_search(served_data: Path, tmp_path: Path, engine: str) -> None:
     from typer.testing import CliRunner
 
     from layoutrag.cli import app
 
+    _qdrant_settings(engine, tmp_path)
     data = tmp_path / "d"
-    shutil.copytree(pair[0], data)
+    shutil.copytree(served_data, data)
     runner = CliRunner()
     res = runner.invoke(
-        app, ["index", "--data", str(data), "--store", "qdrant", "--qdrant-path", str(tmp_path / "qd")]
+        app,
+        ["index", "--data", str(data), "--store", "qdrant", "--qdrant-path", str(tmp_path / "qd")]
+        + ["--qdrant-engine", engine],
     )
     assert res.exit_code == 0, res.output
+    assert json.loads((data / "index" / "STORE.json").read_text())["engine"] == engine
     res = runner.invoke(app, ["search", "load capacitance", "--data", str(data), "--json", "-k", "3"])
     assert res.exit_code == 0, res.output
     hits = json.loads(res.output)
     assert [h["chunk_id"] for h in hits] == [
-        h.chunk_id for h in load_index(pair[0]).search("load capacitance", top_k=3)
+        h.chunk_id for h in load_index(served_data).search("load capacitance", top_k=3)
     ]
     # back to the embedded store, recorded too
     res = runner.invoke(app, ["index", "--data", str(data), "--store", "embedded"])
@@ -141,15 +183,15 @@ def test_cli_index_store_qdrant_then_search(pair: tuple[Path, Path], tmp_path: P
 CLIENTS = 20
 
 
-@pytest.mark.parametrize("store", ["embedded", "qdrant"])
+@pytest.mark.parametrize("store", ["embedded", *(f"qdrant-{e}" for e in ENGINES)])
 def test_searches_answer_across_a_swap(served_data: Path, tmp_path: Path, store: str) -> None:
     """20 clients search while a new generation (one document fewer) is built and swapped in: no
     errors, and every response is exactly the old generation's or the new one's answer."""
     data = tmp_path / "d"
     shutil.copytree(served_data, data)
     settings = load_settings()
-    if store == "qdrant":
-        settings = settings.updated(store="qdrant", qdrant_path=str(tmp_path / "qd"))
+    if store.startswith("qdrant"):
+        settings = _qdrant_settings(store.split("-")[1], tmp_path / "qd")
         build_index(data, settings=settings)
     svc = LayoutRAG(data, settings=settings)
     queries = _queries(data)[:12]
@@ -189,3 +231,45 @@ def test_searches_answer_across_a_swap(served_data: Path, tmp_path: Path, store:
         x for x in seen if x[1] not in (old[x[0]], new[x[0]])
     ][:2]
     assert len(seen) >= CLIENTS * len(queries)
+
+
+def test_edge_generations_are_shard_dirs_behind_a_pointer_file(served_data: Path, tmp_path: Path) -> None:
+    """Qdrant Edge has no aliases: a generation is five shard directories, ALIASES.json the pointer
+    a rebuild replaces; the previous generation stays on disk for searches in flight. Shards run
+    without a WAL, so another process can open the live generation while this one holds it."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "d"
+    shutil.copytree(served_data, data)
+    settings = _qdrant_settings("edge", tmp_path / "qe")
+    build_index(data, settings=settings)
+    first = json.loads((tmp_path / "qe" / "ALIASES.json").read_text())
+    assert set(first) == {f"layoutrag-{k}" for k in ("chunks", "pages", "docs", "terms", "meta")}
+    assert all(c.endswith("-g000001") for c in first.values())
+    idx = load_index(data)  # holds the g000001 shards open
+    build_index(data, settings=settings)
+    second = json.loads((tmp_path / "qe" / "ALIASES.json").read_text())
+    assert all(c.endswith("-g000002") for c in second.values())
+    collections = {p.name for p in (tmp_path / "qe" / "collections").iterdir()}
+    assert set(first.values()) | set(second.values()) <= collections  # the old one is kept
+    expected = [h.chunk_id for h in idx.search("load capacitance", top_k=3)]
+    code = (
+        "import json, sys, layoutrag; "
+        "print(json.dumps([h.chunk_id for h in layoutrag.open(sys.argv[1]).search('load capacitance', top_k=3)]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(data)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == expected
+
+
+def test_bad_store_options_are_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from layoutrag.cli import app
+
+    for args in (["--qdrant-engine", "server"], ["--store", "elastic"]):
+        res = CliRunner().invoke(app, ["index", "--data", str(tmp_path), *args])
+        assert res.exit_code != 0
+        lines = [x for x in res.output.splitlines() if x.strip()]
+        assert len(lines) == 1 and "should be" in lines[0], res.output

@@ -380,19 +380,30 @@ def index(
     data: DataOpt = None,
     store: Annotated[str | None, typer.Option(help="Where the index lives: embedded | qdrant (recorded in the data dir).")] = None,
     qdrant_url: Annotated[str | None, typer.Option(help="Qdrant server URL.")] = None,
-    qdrant_path: Annotated[str | None, typer.Option(help="Qdrant local-mode directory (no server).")] = None,
+    qdrant_path: Annotated[str | None, typer.Option(help="Qdrant directory when there is no server.")] = None,
+    qdrant_engine: Annotated[
+        str | None, typer.Option(help="With no URL: local (qdrant-client local mode) | edge (Qdrant Edge).")
+    ] = None,
 ) -> None:
     """(Re)build the search index from the data dir (only changed chunks are re-embedded)."""
     from layoutrag.service import LayoutRAG
 
     _sigterm_stops()
     s = _settings()
-    if store is not None or qdrant_url is not None or qdrant_path is not None:
+    if store is not None or qdrant_url is not None or qdrant_path is not None or qdrant_engine is not None:
         from layoutrag.index.qdrant_store import write_store_record
         from layoutrag.storage import DataDir
 
         kind = store or "qdrant"
-        s = s.updated(store=kind, qdrant_url=qdrant_url, qdrant_path=qdrant_path)
+        from pydantic import ValidationError
+
+        from layoutrag.config import describe_error
+
+        engine = {"qdrant_engine": qdrant_engine} if qdrant_engine is not None else {}
+        try:
+            s = s.updated(store=kind, qdrant_url=qdrant_url, qdrant_path=qdrant_path, **engine)
+        except ValidationError as e:  # --store / --qdrant-engine outside their choices
+            raise InputError(f"bad option: {describe_error(e)}") from None
         write_store_record(DataDir(_data(data, s)), s.store)  # search, serve, mcp, eval follow it
     console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
 

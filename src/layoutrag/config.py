@@ -215,7 +215,8 @@ class StoreSettings(_Group):
 
     kind: Literal["embedded", "qdrant"] = Field("embedded", description="embedded: files in DATA/index; qdrant: a Qdrant server or local path.")
     url: str | None = Field(None, description="Qdrant server URL (http://host:6333).")
-    path: str | None = Field(None, description="Qdrant local-mode directory (no server); unset with no URL: DATA/qdrant.")
+    path: str | None = Field(None, description="Qdrant directory when there is no server; unset: DATA/qdrant (local mode) or DATA/qdrant-edge (edge).")
+    engine: Literal["local", "edge"] = Field("local", description="With no URL, the engine in process: local (qdrant-client's local mode, pure Python) or edge (Qdrant Edge, Qdrant's own engine; qdrant-edge-py).")
     prefix: str = Field("layoutrag", description="Collection and alias name prefix.")
     exact: bool = Field(True, description="Exact dense search in Qdrant (False: its HNSW graph).")
     batch: int = Field(256, ge=1, description="Points per upsert request.")

@@ -58,7 +58,7 @@ class LayoutRAG:
 
     # --- search -------------------------------------------------------------------------
     @cached_property
-    def _index(self):  # layoutrag.index.hybrid.HybridIndex, loaded lazily from the live generation
+    def _index(self):  # layoutrag.index.base.SearchIndex, loaded lazily from the live generation
         from layoutrag.index.store import load_index
 
         return load_index(self.data, settings=self.settings)
@@ -210,7 +210,7 @@ class LayoutRAG:
             return self._chunk_map[chunk_id]
         except KeyError:
             pass
-        from layoutrag.index.hybrid import parse_page_unit_id
+        from layoutrag.index.base import parse_page_unit_id
 
         where = parse_page_unit_id(chunk_id)  # a page a search returned as its hit (index/hits.py)
         unit = self._index.page_unit(*where) if where and hasattr(self._index, "page_unit") else None

@@ -37,15 +37,16 @@ from typing import Any, overload
 
 import numpy as np
 
-from layoutrag.config import FusionSettings, Settings, StoreSettings
+from layoutrag.config import Settings, StoreSettings
 from layoutrag.errors import IndexMissingError, InputError
+from layoutrag.index.base import ChunkTable, GroupKind, SearchIndex, empty_run
 from layoutrag.index.bm25 import TermCounts, bm25_idf, group_term_counts
 from layoutrag.index.embedders import Embedder, get_embedder
-from layoutrag.index.hybrid import ChunkTable, HybridIndex
+from layoutrag.index.glossary import expand_query
 from layoutrag.index.options import SearchOptions
-from layoutrag.index.query import _selects, block_family
+from layoutrag.index.query import _selects
 from layoutrag.index.tokenizer import get_tokenizer
-from layoutrag.records import Chunk, DocumentCard, EvidencePackage, SearchFilters
+from layoutrag.records import Chunk, DocumentCard, SearchFilters
 from layoutrag.storage import DataDir, atomic_write_text
 
 __all__ = [
@@ -60,6 +61,8 @@ KINDS = ("chunks", "pages", "docs", "terms", "meta")
 KEEP_GENERATIONS = 2
 TIE_MARGIN = 20  # extra candidates fetched so ties at a run's cut break by id, as in the embedded index
 CACHE_ITEMS = 200_000
+LAYOUT = 2  # what a generation's points hold; a reader refuses another layout (rebuild)
+ROW_FIELDS = ("c", "d", "page", "b", "pg", "n")  # the chunk table's columns in a chunk point's payload
 
 _CLIENTS: dict[str, Any] = {}
 _CLIENTS_LOCK = threading.Lock()
@@ -100,8 +103,17 @@ def _client(data: DataDir, cfg: StoreSettings) -> Any:
         raise InputError("the Qdrant store needs the scale extra: pip install 'layoutrag[scale]'") from None
     if cfg.url:
         key = "url:" + cfg.url
+    elif cfg.engine == "edge":
+        from layoutrag.index.qdrant_edge import EdgeClient
+
+        root = _local_root(data, cfg)
+        with _CLIENTS_LOCK:
+            key = "edge:" + str(root.resolve())
+            if key not in _CLIENTS:
+                _CLIENTS[key] = EdgeClient(root)
+            return _CLIENTS[key]
     else:
-        path = Path(cfg.path) if cfg.path else data.root / "qdrant"
+        path = _local_root(data, cfg)
         if cfg.path == ":memory:":
             key = "memory:" + str(data.root.resolve())
         else:
@@ -118,6 +130,13 @@ def _client(data: DataDir, cfg: StoreSettings) -> Any:
                 client = _Locked(QdrantClient(path=str(path)))
             _CLIENTS[key] = client
         return client
+
+
+def _local_root(data: DataDir, cfg: StoreSettings) -> Path:
+    """The directory of an in-process engine (local mode, Edge)."""
+    if cfg.path and cfg.path != ":memory:":
+        return Path(cfg.path)
+    return data.root / ("qdrant-edge" if cfg.engine == "edge" else "qdrant")
 
 
 class _Locked:
@@ -190,11 +209,7 @@ class QdrantStore:
         """Bytes on disk (local mode; 0 for a server)."""
         if self.cfg.url:
             return 0
-        root = (
-            Path(self.cfg.path)
-            if self.cfg.path and self.cfg.path != ":memory:"
-            else self.data.root / "qdrant"
-        )
+        root = _local_root(self.data, self.cfg)
         return sum(f.stat().st_size for f in root.rglob("*") if f.is_file()) if root.is_dir() else 0
 
     # ------------------------------------------------------------------ write
@@ -216,6 +231,10 @@ class QdrantStore:
         names = {k: f"{self.prefix}-{k}-{gen}" for k in KINDS}
         dim = int(vectors.shape[1]) if len(vectors) else int(meta.get("dim", 1))
         table = ChunkTable.from_chunks(chunks)
+        page_key = table.doc_index.astype(np.int64) * (int(table.pages.max(initial=0)) + 1) + table.pages
+        _, page_of = np.unique(page_key, return_inverse=True)
+        page_of = page_of.reshape(-1)
+        n_pages = int(page_of.max(initial=-1)) + 1
         sparse_cfg = {"bm25": m.SparseVectorParams(modifier=m.Modifier.IDF)}
         try:
             self.client.create_collection(
@@ -229,7 +248,7 @@ class QdrantStore:
                 )
             for kind in ("terms", "meta"):
                 self.client.create_collection(names[kind], vectors_config={})
-            if self.cfg.url:  # payload indexes for the filters (local mode has none to make)
+            if self.cfg.url or self.cfg.engine == "edge":  # payload indexes for the filters (local mode has none)
                 for fname, schema in (("doc_id", "keyword"), ("block_type", "keyword"), ("page", "integer")):
                     self.client.create_payload_index(names["chunks"], fname, field_schema=schema)
 
@@ -254,6 +273,8 @@ class QdrantStore:
                                 "c": c.chunk_id,
                                 "d": int(table.doc_index[i]),
                                 "b": int(table.block_codes[i]),
+                                "pg": int(page_of[i]),
+                                "n": float(counts.doc_len[i]),
                                 "doc_id": c.doc_id,
                                 "page": int(c.page),
                                 "block_type": c.block_type,
@@ -264,9 +285,6 @@ class QdrantStore:
                 self.client.upsert(names["chunks"], pts, wait=True)
 
             # pages and documents, numbered as the embedded index numbers them
-            page_key = table.doc_index.astype(np.int64) * (int(table.pages.max(initial=0)) + 1) + table.pages
-            _, page_of = np.unique(page_key, return_inverse=True)
-            n_pages = int(page_of.max(initial=-1)) + 1
             groups = {
                 "pages": (page_of, n_pages),
                 "docs": (np.asarray(table.doc_index, dtype=np.int64), len(table.doc_ids)),
@@ -317,7 +335,7 @@ class QdrantStore:
                         id=0,
                         vector={},
                         payload={
-                            "meta": {**meta, "bm25_k1": k1, "bm25_b": b, "generation": gen},
+                            "meta": {**meta, "bm25_k1": k1, "bm25_b": b, "generation": gen, "layout": LAYOUT},
                             "n_chunks": len(chunks),
                             "n_pages": n_pages,
                             "doc_ids": table.doc_ids,
@@ -380,6 +398,10 @@ class QdrantStore:
             )
         p = recs[0].payload
         meta = p["meta"]
+        if meta.get("layout") != LAYOUT:
+            raise IndexMissingError(
+                f"Qdrant generation {gen} was written by another version of layoutrag; rebuild with `layoutrag index`"
+            )
         if embedder is None:
             embedder = get_embedder(meta.get("embedder") or "default")
         if embedder.model_id != meta.get("embedder_model_id"):
@@ -422,7 +444,9 @@ class _Rows:
         with self.lock:
             for pt in points:
                 p = pt.payload
-                self.cache.put(int(pt.id), (p["c"], int(p["d"]), int(p["page"]), int(p["b"])))
+                self.cache.put(
+                    int(pt.id), (p["c"], int(p["d"]), int(p["page"]), int(p["b"]), int(p["pg"]), float(p["n"]))
+                )
 
     def ensure(self, ids: Iterable[int]) -> None:
         with self.lock:
@@ -430,11 +454,11 @@ class _Rows:
         for lo in range(0, len(missing), 4096):
             self.fill(
                 self.client.retrieve(
-                    self.collection, missing[lo : lo + 4096], with_payload=["c", "d", "page", "b"]
+                    self.collection, missing[lo : lo + 4096], with_payload=list(ROW_FIELDS)
                 )
             )
 
-    def get(self, i: int) -> tuple[str, int, int, int]:
+    def get(self, i: int) -> tuple[str, int, int, int, int, float]:
         row = self.cache.get(int(i))
         if row is None:
             self.ensure([i])
@@ -491,7 +515,7 @@ class _Mask:
         )
 
     def _keep(self, i: int) -> bool:
-        _, d, page, b = self.table.chunk_ids.rows.get(i)
+        _, d, page, b, _, _ = self.table.chunk_ids.rows.get(i)
         f = self.f
         return (
             (self.doc is None or d == self.doc)
@@ -597,10 +621,10 @@ class _Vocab:
 
 
 class _LexicalStats:
-    """What the fusion asks of a BM25 index besides scoring (`vocab`, `idf`, `df`, `holds`)."""
+    """`LexicalStats` (base.py) from the df table: `vocab`, `idf`, `df`, `holds`."""
 
-    def __init__(self, index: QdrantIndex, field: str, collection: str) -> None:
-        self.index, self.field, self.collection = index, field, collection
+    def __init__(self, index: QdrantIndex, field: str) -> None:
+        self.index, self.field = index, field
         self.vocab = _Vocab(index.lexicon)
         self.n_docs = index.lexicon.n[field]
 
@@ -620,8 +644,15 @@ class _LexicalStats:
 
 
 # --------------------------------------------------------------------------- the index
-class QdrantIndex(HybridIndex):
-    """`HybridIndex` whose runs are Qdrant queries: same fusion, hits and packages."""
+GROUP_COLLECTION = {"doc": "docs", "page": "pages"}
+
+
+class QdrantIndex(SearchIndex):
+    """`SearchIndex` whose chunk table, records and runs are read from Qdrant: same fusion, hits
+    and packages as the embedded store, from queries and bounded caches, not a copy of the corpus."""
+
+    bm25: _LexicalStats
+    doc_bm25: _LexicalStats
 
     def __init__(
         self,
@@ -638,48 +669,60 @@ class QdrantIndex(HybridIndex):
         settings: Settings,
         exact: bool = True,
     ) -> None:
-        from layoutrag.index.query import CardMatcher
-
         self.client, self.names, self.meta, self.exact = client, names, meta, exact
         self.generation = str(meta.get("generation", ""))
         self.rows = _Rows(client, names["chunks"], n_chunks)
-        self.chunks = _Records(client, names["chunks"], n_chunks)
-        self.cards = dict(cards)
-        self.table = _Table(self.rows, doc_ids, block_types)  # type: ignore[assignment]
+        super().__init__(
+            _Records(client, names["chunks"], n_chunks),
+            cards,
+            table=_Table(self.rows, doc_ids, block_types),
+            embedder=embedder,
+            tokenizer=get_tokenizer(meta.get("tokenizer", "part_aware")),
+            settings=settings,
+        )
         self.doc_counts = doc_counts
         self.lexicon = _Lexicon(client, names["terms"], n_chunks, len(doc_ids))
-        self.bm25 = _LexicalStats(self, "df", names["chunks"])  # type: ignore[assignment]
-        self.doc_bm25 = _LexicalStats(self, "ddf", names["docs"])  # type: ignore[assignment]
-        self.page_bm25 = _LexicalStats(self, "df", names["pages"])  # type: ignore[assignment]
-        self._family = np.array([block_family(b) or "" for b in block_types], dtype=object)
-        self.family = self._family  # HybridIndex's name for it
-        self._row_tokens: dict[int, list[set[str]]] = {}  # row_scores memo (HybridIndex)
-        self._section_tokens: dict[int, set[str]] = {}
-        self.page_of = np.zeros(0, dtype=np.int64)  # pages are grouped in Qdrant (the learned ranker needs the embedded store)
-        self.dense = None
-        self.embedder = embedder
-        self.tokenizer = get_tokenizer(meta.get("tokenizer", "part_aware"))
-        self.settings = settings
-        self.fusion = settings.fusion
-        self.matcher = CardMatcher(self.cards)
-        self._card_tokens = {}  # card_terms memo (HybridIndex)
-        self.doc_boost = True
-        self.expand_glossary = True
+        self.bm25 = _LexicalStats(self, "df")
+        self.doc_bm25 = _LexicalStats(self, "ddf")
         self._term_ids = _Cache()
-        self.doc_chunks: list[np.ndarray] = []  # groups live in Qdrant (see _add_group_run)
-        self.page_chunks: list[np.ndarray] = []
-        self._filters: threading.local = threading.local()
+        self._members = _Cache()  # (group kind, group number) -> member chunk rows
         # BM25's k1 and b are baked into the points' sparse values: changing them needs `layoutrag index`
+
+    # ------------------------------------------------------------------ hooks
+    def prepare(self, query: str, options: SearchOptions) -> None:
+        """The df rows of every term the search will weigh, in one read."""
+        terms = set(self.tokenizer.tokenize(query)) | set(self.tokenizer.tokenize(expand_query(query)))
+        if options.mode != "dense":
+            terms |= set(self.lexical_query(query, expand=options.expand_glossary))
+        self.lexicon.prefetch(terms)
+
+    def prefetch(self, rows: Iterable[int], *, records: bool = False) -> None:
+        rows = [int(i) for i in rows]
+        self.rows.ensure(rows)
+        if records:
+            self.chunks.prefetch(rows)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ helpers
     def term_ids(self, i: int) -> set[int]:
         ids = self._term_ids.get(int(i))
         if ids is None:
-            pts = self.client.retrieve(self.names["chunks"], [int(i)], with_vectors=["bm25"])
-            vec = pts[0].vector["bm25"] if pts and pts[0].vector else None
-            ids = set(vec.indices) if vec is not None else set()
-            self._term_ids.put(int(i), ids)
+            self._fetch_term_ids([int(i)])
+            ids = self._term_ids[int(i)]
         return ids
+
+    def _fetch_term_ids(self, rows: Sequence[int]) -> None:
+        missing = sorted({int(i) for i in rows} - self._term_ids.keys())
+        for lo in range(0, len(missing), 1024):
+            got = {
+                int(pt.id): pt
+                for pt in self.client.retrieve(
+                    self.names["chunks"], missing[lo : lo + 1024], with_payload=False, with_vectors=["bm25"]
+                )
+            }
+            for i in missing[lo : lo + 1024]:
+                pt = got.get(i)
+                vec = pt.vector.get("bm25") if pt is not None and pt.vector else None
+                self._term_ids.put(i, set(vec.indices) if vec is not None else set())
 
     def _sparse(self, lex: Mapping[str, float]) -> Any:
         from qdrant_client import models as m
@@ -695,9 +738,10 @@ class QdrantIndex(HybridIndex):
         keys = sorted(pairs)
         return m.SparseVector(indices=keys, values=[pairs[k] for k in keys])
 
-    def _qfilter(self, filters: SearchFilters | None, docs: Sequence[str] | None = None) -> Any:
+    def _qfilter(self, mask: Any, docs: Sequence[str] | None = None) -> Any:
         from qdrant_client import models as m
 
+        filters = mask.f if isinstance(mask, _Mask) else None
         must: list[Any] = []
         if docs is not None:
             must.append(m.FieldCondition(key="doc_id", match=m.MatchAny(any=list(docs))))
@@ -742,93 +786,102 @@ class QdrantIndex(HybridIndex):
             np.array([r[0] for r in rows], dtype=np.float32),
         )
 
-    # ------------------------------------------------------------------ overrides
-    def search(
-        self,
-        query: str,
-        *,
-        top_k: int | None = None,
-        filters: SearchFilters | None = None,
-        mode: str | None = None,
-        options: SearchOptions | None = None,
-    ) -> list[EvidencePackage]:
-        from layoutrag.index.glossary import expand_query
-        from layoutrag.index.query import normalize_query
-
-        self._filters.value = filters
-        q = normalize_query(query, max_chars=self.settings.search.max_query_chars)
-        terms = set(self.tokenizer.tokenize(q)) | set(self.tokenizer.tokenize(expand_query(q)))
-        if (mode or (options.mode if options else "fused")) != "dense":
-            terms |= set(self.lexical_query(q))
-        self.lexicon.prefetch(terms)
-        return super().search(query, top_k=top_k, filters=filters, mode=mode, options=options)
-
+    # ------------------------------------------------------------------ the runs, as Qdrant queries
     def _filter_mask(self, filters: SearchFilters | None) -> Any:
         if filters is None or not any(
             v is not None for v in (filters.doc_id, filters.block_type, filters.page_min, filters.page_max)
         ):
             return None
-        return _Mask(self.table, filters)  # type: ignore[arg-type]
+        return _Mask(self.table, filters)
+
+    def _chunk_query(self, vec: Any, using: str, depth: int, qfilter: Any) -> list[Any]:
+        pts = self._query(self.names["chunks"], vec, using, depth + TIE_MARGIN, qfilter, list(ROW_FIELDS))
+        self.rows.fill(pts)
+        return pts
 
     def _bm25_run(self, lex: dict[str, float], depth: int, mask: Any) -> tuple[np.ndarray, np.ndarray]:
         vec = self._sparse(lex)
         if vec is None:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-        pts = self._query(
-            self.names["chunks"],
-            vec,
-            "bm25",
-            depth + TIE_MARGIN,
-            self._qfilter(getattr(self._filters, "value", None)),
-            ["c", "d", "page", "b"],
-        )
-        self.rows.fill(pts)
+            return empty_run()
+        pts = self._chunk_query(vec, "bm25", depth, self._qfilter(mask))
         ids = {int(p.id): p.payload["c"] for p in pts}
         return self._ranked(pts, depth, ids.__getitem__)
 
     def _dense_run(self, query: str, depth: int, mask: Any) -> tuple[np.ndarray, np.ndarray]:
         if self.embedder is None or self.rows.n == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+            return empty_run()
         qv = self.embedder.embed([query], "query")[0]
-        pts = self._query(
-            self.names["chunks"],
-            np.asarray(qv, dtype=np.float32).tolist(),
-            "dense",
-            depth + TIE_MARGIN,
-            self._qfilter(getattr(self._filters, "value", None)),
-            ["c", "d", "page", "b"],
-        )
-        self.rows.fill(pts)
+        pts = self._chunk_query(np.asarray(qv, dtype=np.float32).tolist(), "dense", depth, self._qfilter(mask))
         return self._ranked(pts, depth, lambda i: i)
 
-    def _add_group_run(  # type: ignore[override]
-        self,
-        index: _LexicalStats,
-        members: list[np.ndarray],
-        weight: float,
-        depth: int,
-        lex: dict[str, float],
-        scores: dict[int, float],
-        mask: Any,
-    ) -> None:
-        if weight <= 0 or depth <= 0:
-            return
+    def group_run(self, kind: GroupKind, lex: dict[str, float], depth: int) -> tuple[np.ndarray, np.ndarray]:
         vec = self._sparse(lex)
-        if vec is None:
-            return
-        pts = self._query(index.collection, vec, "bm25", depth + TIE_MARGIN, None, ["members"])
-        if not pts:
-            return
-        by_id = {int(p.id): p.payload["members"] for p in pts}
-        g_idx, _ = self._ranked(pts, depth, lambda i: i)
-        self.rows.ensure(i for g in g_idx.tolist() for i in by_id[g])
-        for rank, g in enumerate(g_idx.tolist(), start=1):
-            vote = weight / (self.settings.search.rrf_k + rank)
-            chunks = np.asarray(by_id[g], dtype=np.int64)
-            if mask is not None:
-                chunks = chunks[mask[chunks]]
-            for i in chunks.tolist():
-                scores[i] = scores.get(i, 0.0) + vote
+        if vec is None or depth <= 0:
+            return empty_run()
+        pts = self._query(self.names[GROUP_COLLECTION[kind]], vec, "bm25", depth + TIE_MARGIN, None, ["members"])
+        members = {int(p.id): np.asarray(p.payload["members"], dtype=np.int64) for p in pts}
+        for g, rows in members.items():
+            self._members.put((kind, g), rows)
+        g_idx, g_score = self._ranked(pts, depth, lambda i: i)
+        self.rows.ensure(i for g in g_idx.tolist() for i in members[g].tolist())
+        return g_idx, g_score
+
+    def group_scores(self, kind: GroupKind, lex: dict[str, float], groups: np.ndarray) -> np.ndarray:
+        from qdrant_client import models as m
+
+        groups = np.asarray(groups, dtype=np.int64)
+        out = np.zeros(len(groups), dtype=np.float32)
+        vec = self._sparse(lex)
+        if vec is None or not len(groups):
+            return out
+        pts = self._query(
+            self.names[GROUP_COLLECTION[kind]],
+            vec,
+            "bm25",
+            len(groups),
+            m.Filter(must=[m.HasIdCondition(has_id=groups.tolist())]),
+            False,
+        )
+        score = {int(p.id): np.float32(p.score) for p in pts}
+        for j, g in enumerate(groups.tolist()):
+            out[j] = score.get(g, 0.0)
+        return out
+
+    def group_members(self, kind: GroupKind, group: int) -> np.ndarray:
+        got = self._members.get((kind, int(group)))
+        if got is None:
+            pts = self.client.retrieve(self.names[GROUP_COLLECTION[kind]], [int(group)], with_payload=["members"])
+            got = np.asarray(pts[0].payload["members"] if pts else [], dtype=np.int64)
+            self._members.put((kind, int(group)), got)
+        return got
+
+    def page_index(self, i: int) -> int:
+        return self.rows.get(i)[4]
+
+    def bag_len(self, i: int) -> float:
+        return self.rows.get(i)[5]
+
+    def holders(self, rows: np.ndarray, terms: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(rows), len(terms)), dtype=bool)
+        self.lexicon.prefetch(terms)
+        ids = [(j, st[0]) for j, t in enumerate(terms) if (st := self.lexicon.get(t)) is not None]
+        if not ids or not len(rows):
+            return out
+        self._fetch_term_ids(np.asarray(rows).tolist())
+        for r, i in enumerate(np.asarray(rows).tolist()):
+            held = self.term_ids(i)
+            for j, t_id in ids:
+                out[r, j] = t_id in held
+        return out
+
+    def docs_holding(self, term: str) -> set[int]:
+        from qdrant_client import models as m
+
+        st = self.lexicon.get(term)
+        if st is None or st[2] <= 0:
+            return set()
+        vec = m.SparseVector(indices=[st[0]], values=[1.0])
+        return {int(p.id) for p in self._query(self.names["docs"], vec, "bm25", st[2], None, False)}
 
     def residual_run(
         self, lex: dict[str, float], b_idx: np.ndarray, mask: Any, depth: int, docs: int
@@ -842,34 +895,6 @@ class QdrantIndex(HybridIndex):
         if vec is None:
             return none
         lead_docs = sorted({self.table.doc_ids[int(self.table.doc_index[int(i)])] for i in b_idx[:docs]})
-        pts = self._query(
-            self.names["chunks"],
-            vec,
-            "bm25",
-            depth + TIE_MARGIN,
-            self._qfilter(getattr(self._filters, "value", None), lead_docs),
-            ["c", "d", "page", "b"],
-        )
-        self.rows.fill(pts)
+        pts = self._chunk_query(vec, "bm25", depth, self._qfilter(mask, lead_docs))
         r_idx, _ = self._ranked(pts, depth, lambda i: i)
         return np.asarray(r_idx, dtype=np.int64)
-
-    def _add_row_bonus(self, query: str, scores: dict[int, float], cfg: FusionSettings) -> None:
-        from layoutrag.index.query import wanted_family
-
-        ids = self.table.chunk_ids
-        self.rows.ensure(scores)
-        if cfg.row_weight <= 0 or not scores or wanted_family(query) != "spec":
-            return
-        lead = sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))[: cfg.row_depth]
-        self.chunks.prefetch(i for i, _ in lead)  # type: ignore[attr-defined]
-        super()._add_row_bonus(query, scores, cfg)
-
-    def rank(
-        self, query: str, k: int, *, filters: SearchFilters | None = None, options: SearchOptions | None = None
-    ) -> tuple[list[tuple[int, float]], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-        ranked, runs = super().rank(query, k, filters=filters, options=options)
-        depth = max(self.settings.hits.merge_depth, k) * 3  # what page_hits and the packages read
-        self.rows.ensure(i for i, _ in ranked[:depth])
-        self.chunks.prefetch(i for i, _ in ranked[:depth])  # type: ignore[attr-defined]
-        return ranked, runs

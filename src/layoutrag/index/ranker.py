@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -29,7 +29,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from layoutrag.errors import InputError
-from layoutrag.index.bm25 import top_k
 from layoutrag.index.query import wanted_family
 
 __all__ = [
@@ -82,18 +81,15 @@ FEATURES: tuple[str, ...] = (
 
 
 class RankingIndex(Protocol):
-    """What the ranker reads of a `HybridIndex` (index/hybrid.py)."""
+    """What the ranker reads of an index (`base.SearchIndex`: the embedded store's `HybridIndex`
+    or the Qdrant store's `QdrantIndex`) - the runs and statistics, never the whole corpus."""
 
     table: Any
     chunks: Any
-    bm25: Any
+    bm25: Any  # LexicalStats: vocab, idf, df, holds
     doc_bm25: Any
-    page_bm25: Any
-    page_of: np.ndarray
-    page_chunks: list[np.ndarray]
     family: np.ndarray
     matcher: Any
-    doc_len: np.ndarray
 
     def card_terms(self, doc_id: str) -> set[str]: ...
     def section_terms(self, i: int) -> set[str]: ...
@@ -102,8 +98,16 @@ class RankingIndex(Protocol):
     def idf_mass(self, terms: Iterable[str]) -> float: ...
     def names_rare_code(self, query: str) -> set[str]: ...
     def residual_run(
-        self, lex: dict[str, float], b_idx: np.ndarray, mask: np.ndarray | None, depth: int, docs: int
+        self, lex: dict[str, float], b_idx: np.ndarray, mask: Any, depth: int, docs: int
     ) -> np.ndarray: ...
+    def group_run(self, kind: Any, lex: dict[str, float], depth: int) -> tuple[np.ndarray, np.ndarray]: ...
+    def group_scores(self, kind: Any, lex: dict[str, float], groups: np.ndarray) -> np.ndarray: ...
+    def group_members(self, kind: Any, group: int) -> np.ndarray: ...
+    def page_index(self, i: int) -> int: ...
+    def holders(self, rows: np.ndarray, terms: Sequence[str]) -> np.ndarray: ...
+    def docs_holding(self, term: str) -> set[int]: ...
+    def bag_len(self, i: int) -> float: ...
+    def prefetch(self, rows: Iterable[int], *, records: bool = False) -> None: ...
 
 
 def _rr(rank: dict[int, int], i: int) -> float:
@@ -111,31 +115,38 @@ def _rr(rank: dict[int, int], i: int) -> float:
     return 1.0 / r if r else 0.0
 
 
-def _group_ranks(index: Any, lex: dict[str, float], n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per group (document or page): 1/rank within the top GROUP_DEPTH (else 0) and score/top."""
-    rr = np.zeros(n, dtype=np.float64)
-    rel = np.zeros(n, dtype=np.float64)
-    g_idx, g_score = index.scores(lex)
-    if len(g_idx):
-        top = float(g_score.max()) or 1.0
-        rel[g_idx] = g_score / top
-        for rank, j in enumerate(top_k(g_score, GROUP_DEPTH), start=1):
-            rr[int(g_idx[j])] = 1.0 / rank
-    return rr, rel
+class _GroupRanks:
+    """A document or page run for the features: 1/rank within the top GROUP_DEPTH (else 0) and
+    score / the top group's score, read for the groups the candidates fall in."""
+
+    def __init__(self, ix: RankingIndex, kind: str, lex: dict[str, float]) -> None:
+        g_idx, g_score = ix.group_run(kind, lex, GROUP_DEPTH)
+        self.lead = g_idx
+        self.rr = {int(g): 1.0 / rank for rank, g in enumerate(g_idx.tolist(), start=1)}
+        self.top = (float(g_score[0]) or 1.0) if len(g_score) else 1.0
+        self.ix, self.kind, self.lex = ix, kind, lex
+        self.rel: dict[int, float] = {}
+
+    def read(self, groups: Iterable[int]) -> None:
+        want = np.array(sorted({int(g) for g in groups} - self.rel.keys()), dtype=np.int64)
+        if not len(want):
+            return
+        if not self.rr:  # nothing scores
+            self.rel.update(dict.fromkeys(want.tolist(), 0.0))
+            return
+        rel = self.ix.group_scores(self.kind, self.lex, want) / self.top
+        self.rel.update(zip(want.tolist(), rel.tolist(), strict=True))
 
 
 def _held_share(ix: RankingIndex, cands: np.ndarray, terms: set[str], total: float) -> np.ndarray:
-    """Per candidate: the idf mass of `terms` it holds / `total` (postings read once per term)."""
+    """Per candidate: the idf mass of `terms` it holds / `total` (added in sorted term order)."""
     out = np.zeros(len(cands), dtype=np.float64)
     if total <= 0:
         return out
-    w = ix.bm25.weights
-    for t in sorted(terms):
-        j = ix.bm25.vocab.get(t)
-        if j is None:
-            continue
-        post = w.indices[w.indptr[j] : w.indptr[j + 1]]
-        out += np.isin(cands, post) * ix.bm25.idf(t)
+    ordered = sorted(terms)
+    held = ix.holders(cands, ordered)
+    for j, t in enumerate(ordered):
+        out += held[:, j] * ix.bm25.idf(t)
     return out / total
 
 
@@ -152,17 +163,21 @@ def candidate_features(
     b_idx, b_score = b_idx[:BM25_DEPTH], b_score[:BM25_DEPTH]
     d_idx, d_score = d_idx[:DENSE_DEPTH], d_score[:DENSE_DEPTH]
     table = ix.table
-    n_docs, n_pages = len(table.doc_ids), len(ix.page_chunks)
-    doc_rr, doc_rel = _group_ranks(ix.doc_bm25, lex, n_docs)
-    page_rr, page_rel = _group_ranks(ix.page_bm25, lex, n_pages)
+    docs = _GroupRanks(ix, "doc", lex)
+    pages = _GroupRanks(ix, "page", lex)
     resid = ix.residual_run(lex, b_idx, mask, RESIDUAL_DEPTH, 1) if len(b_idx) else np.zeros(0, np.int64)
     parts = [b_idx, d_idx, resid]
-    for p in np.flatnonzero(page_rr >= 1.0 / PAGE_DEPTH):
-        chunks = ix.page_chunks[int(p)]
+    for p in pages.lead[:PAGE_DEPTH].tolist():
+        chunks = ix.group_members("page", int(p))
         parts.append(chunks[mask[chunks]] if mask is not None else chunks)
     cands = np.unique(np.concatenate([np.asarray(p, dtype=np.int64) for p in parts]))
     if not len(cands):
         return cands, np.zeros((0, len(FEATURES)))
+    ix.prefetch(cands.tolist(), records=True)
+    cand_docs = [int(table.doc_index[i]) for i in cands.tolist()]
+    cand_pages = [ix.page_index(i) for i in cands.tolist()]
+    docs.read(cand_docs)
+    pages.read(cand_pages)
 
     b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
     d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
@@ -176,11 +191,8 @@ def candidate_features(
     named = ix.matcher.match(query)
     rare = ix.names_rare_code(query)
     rare_docs: set[int] = set()
-    for code in rare:
-        j = ix.doc_bm25.vocab.get(code)
-        if j is not None:
-            w = ix.doc_bm25.weights
-            rare_docs.update(w.indices[w.indptr[j] : w.indptr[j + 1]].tolist())
+    for code in sorted(rare):
+        rare_docs.update(ix.docs_holding(code))
     known = ix.known_terms(query)
     total = ix.idf_mass(known)
     held = _held_share(ix, cands, known, total)
@@ -192,9 +204,9 @@ def candidate_features(
     col = {f: k for k, f in enumerate(FEATURES)}
     for row, i in enumerate(cands.tolist()):
         chunk = ix.chunks[i]
-        d = int(table.doc_index[i])
+        d = cand_docs[row]
         doc_id = table.doc_ids[d]
-        page = int(ix.page_of[i])
+        page = cand_pages[row]
         family = ix.family[table.block_codes[i]]
         own = ix.card_terms(doc_id)
         own_known = known - own
@@ -206,10 +218,10 @@ def candidate_features(
         ds = d_val.get(i)
         f[col["dense_gap"]] = d_top - ds if ds is not None else d_top - d_last + 0.05
         f[col["dense_score"]] = ds if ds is not None else d_last
-        f[col["doc_rr"]] = doc_rr[d]
-        f[col["doc_rel"]] = doc_rel[d]
-        f[col["page_rr"]] = page_rr[page]
-        f[col["page_rel"]] = page_rel[page]
+        f[col["doc_rr"]] = docs.rr.get(d, 0.0)
+        f[col["doc_rel"]] = docs.rel[d]
+        f[col["page_rr"]] = pages.rr.get(page, 0.0)
+        f[col["page_rel"]] = pages.rel[page]
         f[col["resid_rr"]] = _rr(r_rank, i)
         f[col["named"]] = named.get(doc_id, 0.0)
         f[col["other_named"]] = 1.0 if named and doc_id not in named else 0.0
@@ -227,7 +239,7 @@ def candidate_features(
         f[col["is_figure"]] = 1.0 if family == "figure" else 0.0
         f[col["is_text"]] = 1.0 if bt in ("text", "list", "paragraph") else 0.0
         f[col["y_top"]], f[col["area"]] = _position(chunk)
-        f[col["log_len"]] = math.log1p(float(ix.doc_len[i]))
+        f[col["log_len"]] = math.log1p(ix.bag_len(i))
         f[col["lexconf"]] = lexconf
         f[col["lexconf_x_bm25"]] = lexconf * f[col["bm25_rr"]]
         f[col["lexconf_x_dense"]] = lexconf * f[col["dense_rr"]]

@@ -36,6 +36,7 @@ import scipy.sparse as sp
 
 from layoutrag.config import Settings, load_settings
 from layoutrag.errors import IndexMissingError, InputError, LayoutragError
+from layoutrag.index.base import SearchIndex
 from layoutrag.index.bm25 import TermCounts, count_terms
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import (
@@ -84,7 +85,7 @@ class Store(Protocol):
 
     def write(self, chunks: Sequence[Chunk], cards: Mapping[str, DocumentCard], **kw: object) -> str: ...
 
-    def load(self, *, settings: Settings) -> HybridIndex: ...
+    def load(self, *, settings: Settings) -> SearchIndex: ...
 
 
 # --------------------------------------------------------------------------- lazy chunk records
@@ -407,7 +408,7 @@ def load_generation(gen: Path, *, settings: Settings, embedder: Embedder | None 
     )
 
 
-def load_index(data: DataDir | Path | str, *, settings: Settings | None = None) -> HybridIndex:
+def load_index(data: DataDir | Path | str, *, settings: Settings | None = None) -> SearchIndex:
     """The live generation of a data dir (IndexMissingError when there is none)."""
     data = data if isinstance(data, DataDir) else DataDir(data)
     settings = settings or load_settings()
@@ -449,5 +450,5 @@ class FileStore:
                 shutil.rmtree(tmp, ignore_errors=True)
                 raise
 
-    def load(self, *, settings: Settings) -> HybridIndex:
+    def load(self, *, settings: Settings) -> SearchIndex:
         return load_index(self.data, settings=settings)
