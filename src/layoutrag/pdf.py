@@ -43,6 +43,7 @@ __all__ = [
     "open_pdf",
     "page_count",
     "page_png_bytes",
+    "page_pixel_size",
     "page_size_pt",
     "MAX_RENDER_PIXELS",
     "render_dpi",
@@ -177,6 +178,18 @@ def render_dpi_for_size(width_pt: float, height_pt: float, dpi: int, max_pixels:
     while d > 1 and (max(width_pt, 1.0) * d / 72 + 1) * (max(height_pt, 1.0) * d / 72 + 1) > max_pixels:
         d -= 1
     return d
+
+
+def page_pixel_size(width_pt: float, height_pt: float, dpi: int) -> tuple[int, int]:
+    """(width, height) in pixels of the page image :func:`render_page_image` makes of a displayed
+    page of this size at `dpi`, without rendering it: MuPDF's own transform and rounding of the
+    page box (``JM_pixmap_from_display_list``), at ``render_dpi_for_size``."""
+    z = render_dpi_for_size(width_pt, height_pt, dpi) / 72
+    r = pymupdf.mupdf.fz_transform_rect(
+        pymupdf.mupdf.FzRect(0, 0, float(width_pt), float(height_pt)), pymupdf.mupdf.FzMatrix(z, 0, 0, z, 0, 0)
+    )
+    ir = pymupdf.mupdf.fz_round_rect(r)
+    return (int(ir.x1 - ir.x0), int(ir.y1 - ir.y0))
 
 
 def render_dpi(page: pymupdf.Page, dpi: int) -> int:
