@@ -10,11 +10,13 @@ text box goes through ``page.rotation_matrix``.
 Page images are not kept by the pipeline: a 200 dpi Letter page is 1700×2200 px, about
 0.2–0.6 MB as PNG (≈ 11 MB RGB in memory), so 1,100 pages would cost ~0.5 GB of disk for a cache
 that is cheap to rebuild (~50 ms a page). They are rendered on demand and cached by whoever needs
-them (:func:`render_page_png`, the evidence images of the chunking stage).
+them (:func:`render_page_png`; the evidence images of the chunking stage are cut from a page
+rendered in memory, and only when one is first asked for).
 
 A page of the source PDF comes as a :class:`PdfPage` to the chunking stage: loaded once per
 document build, its vector drawings read at most once and shared by the ruling lines of table rows
-and the ruled extents of tables and pictures (``get_drawings`` walks the whole content stream).
+and the ruled extents of tables and pictures (:func:`page_drawings`: ``get_cdrawings`` walks the
+whole content stream; its items are left as tuples, not made PyMuPDF objects).
 """
 
 from __future__ import annotations

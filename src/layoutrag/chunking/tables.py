@@ -11,7 +11,7 @@ and the detected table box is converted back with ``page.derotation_matrix`` for
 
 A page of the source PDF comes as a :class:`PdfPage`: loaded once per document build, its vector
 drawings read at most once and shared by the ruling lines of table rows and the ruled extents of
-tables and pictures (``get_drawings`` walks the whole content stream). ``find_tables`` reads the
+tables and pictures (``pdf.page_drawings``: raw ``get_cdrawings`` items, tuples). ``find_tables`` reads the
 drawings itself: it edits the paths it is given and derotates a rotated page before reading them.
 """
 
