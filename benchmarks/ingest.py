@@ -118,10 +118,12 @@ def _pool_worker(kind: str, jobs: int, files: list[str]) -> dict[str, Any]:
     return {"pages": pages, "seconds": seconds, "failed": 0}
 
 
-def _run(args: list[str]) -> dict[str, Any]:
-    """Run this script as a worker in a fresh process; its stats + peak RSS (MB)."""
+def _run(args: list[str], src: Path | None = None) -> dict[str, Any]:
+    """Run this script as a worker in a fresh process (layoutrag from `src` when given); its stats
+    + peak RSS (MB) + CPU seconds."""
     cmd = [sys.executable, __file__, "--worker", json.dumps(args)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    env = dict(os.environ, PYTHONPATH=str(src)) if src else None
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     out = proc.stdout.read() if proc.stdout else ""
     _, status, usage = os.wait4(proc.pid, 0)
     if status != 0:
@@ -266,7 +268,7 @@ def profile(files: list[Path], backend: str, eager: bool) -> None:
 
 
 # --------------------------------------------------------------------------- --memory
-def memory(folder: Path, n_pages: int, source: str, backend: str) -> None:
+def memory(folder: Path, n_pages: int, source: str, backend: str, before_src: Path | None = None) -> None:
     import pymupdf
 
     src = folder / source
@@ -284,11 +286,15 @@ def memory(folder: Path, n_pages: int, source: str, backend: str) -> None:
         print(f"memory: {source} -> {small.name} and {big.name} ({backend}, one job)")
         print(f"{'file':<16} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'peak RSS MB':>12}")
         rss = []
-        for f in (small, big):
-            s = _run(["layoutrag", backend, 1, False, [str(f)]])
+        runs: list[tuple[str, Path, Path | None]] = [("", small, None), ("", big, None)]
+        if before_src:
+            runs.append((" (before)", small, before_src))
+        for label, f, src in runs:
+            s = _run(["layoutrag", backend, 1, False, [str(f)]], src)
             rss.append(s["peak_rss_mb"])
-            print(f"{f.name:<16} {s['pages']:>6} {s['seconds']:>8.1f} {s['pages'] / s['seconds']:>8.2f} {s['peak_rss_mb']:>12.0f}")
-        print(f"peak RSS difference: {rss[1] - rss[0]:+.0f} MB")
+            name = f.name + label
+            print(f"{name:<16} {s['pages']:>6} {s['seconds']:>8.1f} {s['pages'] / s['seconds']:>8.2f} {s['peak_rss_mb']:>12.0f}")
+        print(f"peak RSS difference ({big.name} - {small.name}): {rss[1] - rss[0]:+.0f} MB")
 
 
 # --------------------------------------------------------------------------- main
@@ -301,6 +307,7 @@ def main() -> None:
     ap.add_argument("--eager-images", action="store_true", help="layoutrag writes evidence images at ingest")
     ap.add_argument("--no-baselines", action="store_true", help="layoutrag rows only")
     ap.add_argument("--sets", default="born-digital,scanned")
+    ap.add_argument("--before-src", type=Path, help="also run layoutrag from this src/ (an older commit), same files")
     ap.add_argument("--profile", action="store_true", help="stage breakdown of one in-process run")
     ap.add_argument("--memory", action="store_true", help="peak RSS of a 5-page PDF vs --pages of them")
     ap.add_argument("--pages", type=int, default=500)
@@ -311,7 +318,7 @@ def main() -> None:
         _worker_main(args.worker)
         return
     if args.memory:
-        memory(args.folder, args.pages, args.memory_source, args.backends.split(",")[0])
+        memory(args.folder, args.pages, args.memory_source, args.backends.split(",")[0], args.before_src)
         return
     sets = _sets(args.folder, args.docs)
     wanted = args.sets.split(",")
@@ -335,13 +342,16 @@ def main() -> None:
         rows: list[tuple[str, dict[str, Any]]] = []
         for backend in args.backends.split(","):
             rows.append((f"layoutrag {backend}", _run(["layoutrag", backend, args.jobs, args.eager_images, paths])))
+            if args.before_src:
+                before = _run(["layoutrag", backend, args.jobs, False, paths], args.before_src)
+                rows.append((f"layoutrag {backend} before", before))
         if not args.no_baselines:
             rows.append(("pymupdf4llm", _run(["pymupdf4llm", args.jobs, paths])))
             if name == "scanned":
                 rows.append(("rapidocr whole page", _run(["rapidocr", args.jobs, paths])))
         ours, ours_cpu = rows[0][1]["seconds"], rows[0][1]["cpu_s"]
         for system, s in rows:
-            mine = system.startswith("layoutrag")
+            mine = system == rows[0][0]
             ratio = "" if mine else f"{s['seconds'] / ours:.2f}"
             cpu_ratio = "" if mine else f"{s['cpu_s'] / ours_cpu:.2f}"
             print(
