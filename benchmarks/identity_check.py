@@ -2,8 +2,9 @@
 
     # before the change (run against the old tree, e.g. a git worktree of the base commit)
     PYTHONPATH=/tmp/base/src .venv/bin/python benchmarks/identity_check.py snapshot --out /tmp/before.json
-    # after the change
-    .venv/bin/python benchmarks/identity_check.py snapshot --out /tmp/after.json
+    # after the change (--render-images: evidence images are lazy; render them all through the
+    # on-demand renderer first, so they are compared byte for byte with eagerly written ones)
+    .venv/bin/python benchmarks/identity_check.py snapshot --out /tmp/after.json --render-images
     .venv/bin/python benchmarks/identity_check.py compare /tmp/before.json /tmp/after.json
 
 Both snapshots run in the same work folder (`--work`, emptied first), so every absolute path written
@@ -83,7 +84,29 @@ def _queries(shared: Path, gen_dir: Path) -> list[str]:
     return qs
 
 
-def snapshot(out: Path, work: Path, shared: Path, n_generated: int, jobs: int) -> None:
+def _render_images(data: Path) -> None:
+    """Every chunk's evidence image and crops through the one on-demand renderer (lazy images:
+    nothing is written at ingest), so they are hashed like eagerly written ones."""
+    from layoutrag.chunking.evidence import chunk_image
+    from layoutrag.chunking.pipeline import evidence_spec, load_doc_chunks
+    from layoutrag.config import load_settings
+    from layoutrag.storage import DataDir
+
+    d = DataDir(data)
+    spec = evidence_spec(load_settings())
+    n = 0
+    for doc_id in d.doc_ids():
+        if not d.chunks_json(doc_id).exists():
+            continue
+        for c in load_doc_chunks(d, doc_id).chunks:
+            for rel in [c.evidence_image, *c.crop_images]:
+                if rel:
+                    chunk_image(d, c, rel, spec)
+                    n += 1
+    print(f"{n} images rendered on request")
+
+
+def snapshot(out: Path, work: Path, shared: Path, n_generated: int, jobs: int, render_images: bool = False) -> None:
     if work.exists():
         shutil.rmtree(work)
     gen_dir, data = work / "generated", work / "data"
@@ -92,6 +115,8 @@ def snapshot(out: Path, work: Path, shared: Path, n_generated: int, jobs: int) -
     src = shared / "datasheets"
     inputs += [str(src / d) for d in DEV_DOCS if (src / d).is_file()]
     _cli("ingest", *inputs, "--data", str(data), "--jobs", str(jobs))
+    if render_images:
+        _render_images(data)
 
     files: dict[str, str] = {}
     for p in sorted(data.rglob("*")):
@@ -124,13 +149,18 @@ def snapshot(out: Path, work: Path, shared: Path, n_generated: int, jobs: int) -
     print(f"{len(files)} files, {len(results)} searches -> {out}")
 
 
-def compare(a: Path, b: Path) -> int:
+def compare(a: Path, b: Path, ignore: str = "") -> int:
+    import re
+
     ma = json.loads(a.read_text(encoding="utf-8"))
     mb = json.loads(b.read_text(encoding="utf-8"))
     bad = 0
     for part in ("files", "searches"):
         xa, xb = ma[part], mb[part]
-        for k in sorted(set(xa) | set(xb)):
+        skipped = [k for k in set(xa) | set(xb) if ignore and re.search(ignore, k)]
+        if skipped:
+            print(f"{part}: {len(skipped)} ignored (--ignore {ignore!r})")
+        for k in sorted(set(xa) | set(xb) - set(skipped)):
             if xa.get(k) != xb.get(k):
                 bad += 1
                 state = "only before" if k not in xb else "only after" if k not in xa else "differs"
@@ -149,14 +179,18 @@ def main() -> int:
     s.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared")
     s.add_argument("--n", type=int, default=6, help="generated datasheets")
     s.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    s.add_argument(
+        "--render-images", action="store_true", help="render every lazy evidence image and crop before hashing"
+    )
     c = sub.add_parser("compare")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
+    c.add_argument("--ignore", default="", help="regex of artifact paths / queries left out (say why)")
     args = ap.parse_args()
     if args.cmd == "snapshot":
-        snapshot(args.out.resolve(), args.work.resolve(), args.shared.resolve(), args.n, args.jobs)
+        snapshot(args.out.resolve(), args.work.resolve(), args.shared.resolve(), args.n, args.jobs, args.render_images)
         return 0
-    return compare(args.before, args.after)
+    return compare(args.before, args.after, args.ignore)
 
 
 if __name__ == "__main__":

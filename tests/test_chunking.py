@@ -22,8 +22,9 @@ from chunk_factory import (
     two_column_page,
 )
 from layoutrag.chunking.cli import print_chunks
+from layoutrag.chunking.evidence import chunk_image
 from layoutrag.chunking.group import Group, apply_guards, enforce_gap_limit, group_page
-from layoutrag.chunking.pipeline import build_doc_chunks, chunk_and_save, load_doc_chunks
+from layoutrag.chunking.pipeline import build_doc_chunks, chunk_and_save, evidence_spec, load_doc_chunks
 from layoutrag.chunking.tiling import tile_boxes
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
@@ -480,6 +481,41 @@ def test_chunk_and_save_is_resumable(tmp_path):
     assert load_doc_chunks(data, doc.doc_id).key != ""
 
 
+def _image_files(data: DataDir, doc_id: str) -> dict[str, bytes]:
+    d = data.doc_dir(doc_id)
+    return {p.relative_to(d).as_posix(): p.read_bytes() for sub in ("evidence", "crops") for p in sorted((d / sub).glob("*.png"))}
+
+
+def test_evidence_images_are_rendered_on_first_request_and_equal_eager_ones(tmp_path):
+    doc = build_pdf(tmp_path / "t.pdf", [*split_table_pages(), table_caption_footnote_page()])
+    lazy, _ = _save(doc, tmp_path / "lazy")
+    eager = DataDir(tmp_path / "eager" / "data")
+    eager.doc_dir(doc.doc_id).mkdir(parents=True)
+    eager.document_json(doc.doc_id).write_text(doc.model_dump_json(), encoding="utf-8")
+    chunk_and_save(doc, eager, S.updated(eager_images=True))
+    chunks = load_doc_chunks(lazy, doc.doc_id)
+    # the same records (image paths named without rendering), and no image written yet
+    assert chunks.model_dump(exclude={"key"}) == load_doc_chunks(eager, doc.doc_id).model_dump(exclude={"key"})
+    assert _image_files(lazy, doc.doc_id) == {} and _image_files(eager, doc.doc_id)
+    c = chunks.chunks[0]
+    first = chunk_image(lazy, c, c.evidence_image, evidence_spec(S))  # renders all of the chunk's images
+    stamp, data = first.stat().st_mtime_ns, first.read_bytes()
+    again = chunk_image(lazy, c, c.evidence_image, evidence_spec(S))  # the cached file, not re-rendered
+    assert again == first and again.stat().st_mtime_ns == stamp and again.read_bytes() == data
+    assert all(lazy.resolve(r).is_file() for r in c.crop_images)
+    for other in chunks.chunks[1:]:
+        for rel in [other.evidence_image, *other.crop_images]:
+            chunk_image(lazy, other, rel, evidence_spec(S))
+    assert _image_files(lazy, doc.doc_id) == _image_files(eager, doc.doc_id)  # byte for byte
+    with pytest.raises(NotFoundError):
+        chunk_image(lazy, c, "docs/../../etc/passwd", evidence_spec(S))
+    # chunking again (other boxes) drops the images rendered from the previous boxes
+    changed = doc.model_copy(deep=True)
+    changed.pages[0].elements = changed.pages[0].elements[:-1]
+    chunk_and_save(changed, lazy, S)
+    assert _image_files(lazy, doc.doc_id) == {}
+
+
 def test_evidence_images_crop_per_member_and_page_break(tmp_path):
     doc = build_pdf(tmp_path / "t.pdf", split_table_pages())
     data, _ = _save(doc, tmp_path)
@@ -487,12 +523,12 @@ def test_evidence_images_crop_per_member_and_page_break(tmp_path):
     assert len(joined.crop_images) == len(joined.regions) == 5
     scale = S.render.dpi / 72
     for rel, region in zip(joined.crop_images, joined.regions, strict=True):
-        with Image.open(data.resolve(rel)) as im:
+        with Image.open(chunk_image(data, joined, rel, evidence_spec(S))) as im:
             x0, y0, x1, y1 = region.bbox_pdf
             assert abs(im.width - ((x1 - x0) * scale + 2 * S.chunking.crop_padding_px)) <= 2
             assert abs(im.height - ((y1 - y0) * scale + 2 * S.chunking.crop_padding_px)) <= 2
     assert region.bbox_pdf == (40, 64, 550, 226)  # stored boxes stay unpadded (slot, no crop padding)
-    with Image.open(data.resolve(joined.evidence_image)) as ev:
+    with Image.open(chunk_image(data, joined, joined.evidence_image, evidence_spec(S))) as ev:
         # one crop of the chunk's block per page, a marked page-break band between them
         parts = []
         for page in (1, 2):

@@ -10,7 +10,9 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from layoutrag.chunking.pipeline import load_doc_chunks
+from layoutrag.chunking.evidence import chunk_image
+from layoutrag.chunking.pipeline import evidence_spec, load_doc_chunks
+from layoutrag.config import Settings
 from layoutrag.storage import DataDir
 
 pytestmark = pytest.mark.shared
@@ -41,7 +43,8 @@ def test_real_cross_page_table_is_one_chunk(shared_dir, tmp_path):
     assert len(chunk.rows) > 20
     # every member keeps its own page and box; bboxes_pdf are the page-1 members only
     assert len(chunk.bboxes_pdf) == sum(1 for r in chunk.regions if r.page == 1)
-    assert chunk.evidence_image and data.resolve(chunk.evidence_image).exists()
+    assert chunk.evidence_image
+    assert chunk_image(data, chunk, chunk.evidence_image, evidence_spec(Settings())).is_file()  # rendered on request
     assert dc.n_unassigned == 0
 
 

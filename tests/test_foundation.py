@@ -48,3 +48,21 @@ def test_records_forbid_unknown_fields():
 def test_validate_query_errors(q):
     with pytest.raises(ValueError):
         validate_query(q, max_chars=1000)
+
+
+@pytest.mark.parametrize(
+    "size,rotate", [((612, 792), 0), ((612, 792), 90), ((595.3, 841.9), 0), ((100.33, 77.77), 270), ((3400, 2400), 0)]
+)
+def test_page_pixel_size_is_the_rendered_size(tmp_path, size, rotate):
+    """Lazy evidence images name their crops from the page's pixel size without rendering it: it
+    must be the size a render has (odd sizes, rotations, a page over the pixel budget)."""
+    import pymupdf
+
+    from layoutrag.pdf import page_pixel_size, page_size_pt, render_page_image
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=size[0], height=size[1])
+    page.insert_text((20, 40), "x")
+    page.set_rotation(rotate)
+    w, h = page_size_pt(page)
+    assert page_pixel_size(w, h, 200) == render_page_image(page, dpi=200).size

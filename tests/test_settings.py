@@ -129,7 +129,10 @@ def test_environment_reaches_ingest_chunking_index_and_search(tmp_path: Path) ->
     chunks = json.loads((doc_dir / "chunks.json").read_text(encoding="utf-8"))["chunks"]
     c = chunks[0]
     x0, y0, x1, y1 = c["bboxes_pdf"][0]
-    with Image.open(data / c["crop_images"][0]) as im:
+    from layoutrag.service import LayoutRAG
+
+    crop = LayoutRAG(data).crop_image(c["chunk_id"], 0)  # rendered now, cut as chunked: dpi 100, no padding
+    with Image.open(crop) as im:
         assert abs(im.width - (x1 - x0) * 100 / 72) <= 2 and abs(im.height - (y1 - y0) * 100 / 72) <= 2
     gen = (data / "index" / "CURRENT").read_text(encoding="utf-8").strip()
     vectors = np.load(data / "index" / gen / "vectors.npy")

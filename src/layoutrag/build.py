@@ -464,10 +464,14 @@ def die_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
-def _pool_init(queue, parent_pid: int) -> None:  # noqa: ANN001 - a multiprocessing queue
+def _pool_init(queue, parent_pid: int, threads: int = 0) -> None:  # noqa: ANN001 - a multiprocessing queue
     global _TICK_QUEUE
     die_with_parent(parent_pid)
     _TICK_QUEUE = queue
+    if threads:
+        from layoutrag.ingest.layout import set_model_threads
+
+        set_model_threads(threads)  # the workers share the cores: no oversubscribed thread pools
 
 
 def _pool_worker(
@@ -503,7 +507,11 @@ def _run_pool(files, shas, names, todo, page_counts, root, backend, settings, jo
     ctx = multiprocessing.get_context("spawn")  # no model state inherited by fork
     # a plain queue handed to each worker at its start (no Manager process that could outlive us)
     ticks = ctx.Queue()
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(ticks, os.getpid()))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    threads = max(1, cores // jobs)
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=ctx, initializer=_pool_init, initargs=(ticks, os.getpid(), threads)
+    )
     try:
         futures: dict[Future, int] = {
             pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i], names[i]): i

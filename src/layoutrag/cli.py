@@ -153,12 +153,20 @@ def ingest(
     ray_address: Annotated[
         str | None, typer.Option(help="Ray cluster to join (default: a local Ray for this run).")
     ] = None,
+    eager_images: Annotated[
+        bool,
+        typer.Option(
+            "--eager-images", help="Write every evidence image and crop now (default: rendered on first request)."
+        ),
+    ] = False,
 ) -> None:
     """Ingest PDFs: render, detect layout, extract text, chunk, evidence images, index."""
     from layoutrag.service import LayoutRAG
 
     _sigterm_stops()
     s = _settings()
+    if eager_images:
+        s = s.updated(eager_images=True)
     if executor is not None or ray_address is not None:
         s = s.updated(executor=executor or ("ray" if ray_address else s.executor.kind), ray_address=ray_address)
     built = LayoutRAG(_data(data, s), settings=s).ingest(

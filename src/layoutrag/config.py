@@ -114,6 +114,10 @@ class ChunkSettings(_Group):
         0.03, ge=0, description="Units this close (share of page height) in one column or band form a block."
     )
     crop_padding_px: int = Field(8, ge=0, description="Padding around evidence crops.")
+    eager_images: bool = Field(
+        False,
+        description="Write every chunk's evidence image and crops at ingest; else each is rendered from the stored boxes on first request and cached.",
+    )
     llm_vision: bool = Field(True, description="The optional LLM pass sends the numbered page image.")
     llm_image_max_side: int = Field(1024, ge=64, description="Long side (px) of the image sent to the VLM.")
 

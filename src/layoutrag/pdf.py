@@ -10,11 +10,13 @@ text box goes through ``page.rotation_matrix``.
 Page images are not kept by the pipeline: a 200 dpi Letter page is 1700×2200 px, about
 0.2–0.6 MB as PNG (≈ 11 MB RGB in memory), so 1,100 pages would cost ~0.5 GB of disk for a cache
 that is cheap to rebuild (~50 ms a page). They are rendered on demand and cached by whoever needs
-them (:func:`render_page_png`, the evidence images of the chunking stage).
+them (:func:`render_page_png`; the evidence images of the chunking stage are cut from a page
+rendered in memory, and only when one is first asked for).
 
 A page of the source PDF comes as a :class:`PdfPage` to the chunking stage: loaded once per
 document build, its vector drawings read at most once and shared by the ruling lines of table rows
-and the ruled extents of tables and pictures (``get_drawings`` walks the whole content stream).
+and the ruled extents of tables and pictures (:func:`page_drawings`: ``get_cdrawings`` walks the
+whole content stream; its items are left as tuples, not made PyMuPDF objects).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ __all__ = [
     "open_document",
     "open_pdf",
     "page_count",
+    "page_drawings",
     "page_png_bytes",
+    "page_pixel_size",
     "page_size_pt",
     "MAX_RENDER_PIXELS",
     "render_dpi",
@@ -51,6 +55,7 @@ __all__ = [
     "render_page_png",
     "render_page_rgb",
     "source_pdf_path",
+    "text_page",
     "text_status",
     "to_displayed",
     "write_page_png",
@@ -133,19 +138,27 @@ def to_displayed(page: pymupdf.Page, box: Sequence[float] | pymupdf.Rect) -> BBo
     return Box(float(r.x0), float(r.y0), float(r.x1), float(r.y1))
 
 
-def count_text_chars(page: pymupdf.Page) -> int:
+def text_page(page: pymupdf.Page) -> pymupdf.TextPage:
+    """The page's text layer parsed once for :func:`count_text_chars` and :func:`extract_words`
+    (``get_text("text")`` and ``("words")`` parse with the same flags). Not for
+    :func:`extract_spans`: ``"dict"`` keeps image blocks, and on some pages (11 of 1,717 dev pages)
+    that changes a span."""
+    return page.get_textpage(flags=pymupdf.TEXTFLAGS_WORDS)
+
+
+def count_text_chars(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> int:
     """Non-whitespace characters of the text layer."""
-    return sum(1 for c in page.get_text("text") if not c.isspace())
+    return sum(1 for c in page.get_text("text", textpage=textpage) if not c.isspace())
 
 
 def text_status(n_chars: int, settings: Settings) -> str:
     return "pdf_layer" if n_chars > settings.render.text_layer_min_chars else "needs_ocr"
 
 
-def extract_words(page: pymupdf.Page) -> list[Word]:
+def extract_words(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> list[Word]:
     """Words of the text layer in displayed space, with PyMuPDF block/line numbers."""
     words = []
-    for x0, y0, x1, y1, text, block, line, _ in page.get_text("words", sort=False):
+    for x0, y0, x1, y1, text, block, line, _ in page.get_text("words", sort=False, textpage=textpage):
         if not text.strip():
             continue
         words.append(Word(text=text, bbox_pdf=to_displayed(page, (x0, y0, x1, y1)), block=block, line=line))
@@ -177,6 +190,18 @@ def render_dpi_for_size(width_pt: float, height_pt: float, dpi: int, max_pixels:
     while d > 1 and (max(width_pt, 1.0) * d / 72 + 1) * (max(height_pt, 1.0) * d / 72 + 1) > max_pixels:
         d -= 1
     return d
+
+
+def page_pixel_size(width_pt: float, height_pt: float, dpi: int) -> tuple[int, int]:
+    """(width, height) in pixels of the page image :func:`render_page_image` makes of a displayed
+    page of this size at `dpi`, without rendering it: MuPDF's own transform and rounding of the
+    page box (``JM_pixmap_from_display_list``), at ``render_dpi_for_size``."""
+    z = render_dpi_for_size(width_pt, height_pt, dpi) / 72
+    r = pymupdf.mupdf.fz_transform_rect(
+        pymupdf.mupdf.FzRect(0, 0, float(width_pt), float(height_pt)), pymupdf.mupdf.FzMatrix(z, 0, 0, z, 0, 0)
+    )
+    ir = pymupdf.mupdf.fz_round_rect(r)
+    return (int(ir.x1 - ir.x0), int(ir.y1 - ir.y0))
 
 
 def render_dpi(page: pymupdf.Page, dpi: int) -> int:
@@ -292,12 +317,26 @@ class PdfPage:
             return None
 
     def drawings(self) -> list[dict] | None:
-        """``page.get_drawings()``, read on first use; None when the drawing commands cannot be
+        """:func:`page_drawings`, read on first use; None when the drawing commands cannot be
         read. Callers only read the paths (never edit them): they are shared."""
         if not self._read:
             self._read = True
             try:
-                self._drawings = self.page.get_drawings()
+                self._drawings = page_drawings(self.page)
             except Exception:
                 self._drawings = None
         return self._drawings
+
+
+def page_drawings(page: pymupdf.Page) -> list[dict]:
+    """The page's vector paths as ``get_cdrawings()`` gives them (unrotated space), each path's
+    ``rect`` a ``pymupdf.Rect`` (what ``cluster_drawings`` reads). ``get_drawings()`` is the same
+    data with every item's coordinates made ``Point``/``Rect``/``Quad`` objects in Python, which
+    costs ~5x the read on a page of vector-drawn glyphs: the items stay tuples here —
+    ``("l", p0, p1)``, ``("c", p0, p1, p2, p3)``, ``("re", (x0, y0, x1, y1), orientation)`` (not
+    normalized), ``("qu", (ul, ur, ll, lr))`` — and a reader normalizes what it needs."""
+    paths = page.get_cdrawings()
+    for p in paths:
+        if "rect" in p:
+            p["rect"] = pymupdf.Rect(p["rect"])
+    return paths

@@ -32,6 +32,7 @@ __all__ = [
     "DocumentCard",
     "Element",
     "EvidencePackage",
+    "EvidenceSpec",
     "IngestResult",
     "Label",
     "Page",
@@ -289,6 +290,16 @@ class DocChunks(Record):
     card: DocumentCard
     chunks: list[Chunk] = Field(default_factory=list)
     n_unassigned: int = 0  # elements no rule grouped, each made its own chunk (guard counter)
+
+
+class EvidenceSpec(Record):
+    """How a document's evidence images are cut from its pages (``docs/{id}/stages/evidence.json``,
+    written by the chunk stage): an image not yet rendered is made from the stored boxes with
+    these, on first request."""
+
+    dpi: int
+    crop_padding_px: int
+    block_per_page: bool
 
 
 class SearchFilters(Record):

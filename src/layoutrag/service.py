@@ -375,15 +375,34 @@ class LayoutRAG:
 
     # --- images ---------------------------------------------------------------------------
     def evidence_image(self, chunk_id: str) -> Path:
+        """The chunk's merged evidence image (rendered from its stored boxes on first request)."""
         c = self.get_chunk(chunk_id)
         if c.unit == "page" and not c.evidence_image:
             return self.page_image(c.doc_id, c.page)  # a page unit's evidence is its page
         if not c.evidence_image:
             raise NotFoundError(f"no evidence image for chunk {chunk_id}")
-        p = self.data.resolve(c.evidence_image)
-        if not p.exists():
-            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
-        return p
+        return self.chunk_image(c, c.evidence_image)
+
+    def crop_image(self, chunk_id: str, i: int) -> Path:
+        """The chunk's `i`-th member crop (``crop_images[i]``), rendered on first request."""
+        c = self.get_chunk(chunk_id)
+        if not 0 <= int(i) < len(c.crop_images):
+            raise NotFoundError(f"chunk {chunk_id} has no crop {i}")
+        return self.chunk_image(c, c.crop_images[int(i)])
+
+    def chunk_image(self, chunk: Chunk, rel: str) -> Path:
+        """One of `chunk`'s image files: the cached file, else rendered now from the chunk's stored
+        boxes (every reader of evidence images and crops goes through here:
+        ``chunking.evidence.chunk_image``). NotFoundError when it cannot be made; StorageError
+        when it cannot be written."""
+        from layoutrag.chunking.evidence import chunk_image
+        from layoutrag.chunking.pipeline import evidence_spec
+        from layoutrag.errors import StorageError, os_error_line
+
+        try:
+            return chunk_image(self.data, chunk, rel, evidence_spec(self.settings))
+        except OSError as e:
+            raise StorageError(f"cannot write the evidence image: {os_error_line(e)}") from None
 
     def pdf_path(self, doc_id: str) -> Path:
         self.card(doc_id)

@@ -21,7 +21,7 @@ import pymupdf
 
 from layoutrag.chunking.card import build_card
 from layoutrag.chunking.describe import describe_group, keywords_for
-from layoutrag.chunking.evidence import write_evidence
+from layoutrag.chunking.evidence import clear_images, evidence_spec_path, plan_evidence, write_evidence
 from layoutrag.chunking.figures import split_multi_figure_pictures
 from layoutrag.chunking.group import ANCHOR_LABELS, Group, apply_guards, group_page
 from layoutrag.chunking.rules import enabled
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import union_box
 from layoutrag.pdf import PdfPage, open_document, source_pdf_path
-from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, Page, Region
+from layoutrag.records import BBox, Chunk, DocChunks, Document, DocumentCard, EvidenceSpec, Page, Region
 from layoutrag.storage import DataDir, atomic_write_json
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "build_doc_chunks",
     "chunk_and_save",
     "chunks_key",
+    "evidence_spec",
     "load_doc_chunks",
     "page_units_in_memory",
 ]
@@ -344,15 +345,13 @@ def page_units_in_memory(
     return [(c.unit, [r.bbox_pdf for r in c.all_regions() if r.page == page_no]) for c in [*chunks, *more]]
 
 
-def _clean_stale_images(data: DataDir, doc_id: str, chunks: list[Chunk]) -> None:
-    keep = {c.evidence_image for c in chunks} | {p for c in chunks for p in c.crop_images}
-    for sub in ("evidence", "crops"):
-        d = data.doc_dir(doc_id) / sub
-        if not d.is_dir():
-            continue
-        for f in d.iterdir():
-            if f.is_file() and data.rel(f) not in keep:
-                f.unlink(missing_ok=True)
+def evidence_spec(settings: Settings) -> EvidenceSpec:
+    """How evidence images are cut under `settings` (stored per document by the chunk stage)."""
+    return EvidenceSpec(
+        dpi=settings.render.dpi,
+        crop_padding_px=settings.chunking.crop_padding_px,
+        block_per_page=settings.chunking.chunk_member_boxes == "slot",
+    )
 
 
 def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
@@ -374,14 +373,14 @@ def chunk_and_save(doc: Document, data: DataDir, settings: Settings) -> int:
         except Exception:  # a corrupt or outdated file is rebuilt
             pass
     doc_chunks, _ = build_doc_chunks(doc, settings, data=data, key=key, llm=llm)
-    write_evidence(
-        doc_chunks.chunks,
-        doc,
-        data,
-        settings.render.dpi,
-        settings.chunking.crop_padding_px,
-        block_per_page=settings.chunking.chunk_member_boxes == "slot",
-    )
-    _clean_stale_images(data, doc.doc_id, doc_chunks.chunks)
+    clear_images(data, doc.doc_id)  # images of the previous chunks, eager or rendered on request
+    spec = evidence_spec(settings)
+    if settings.chunking.eager_images:
+        atomic_write_json(evidence_spec_path(data, doc.doc_id), spec)
+        write_evidence(
+            doc_chunks.chunks, doc, data, spec.dpi, spec.crop_padding_px, block_per_page=spec.block_per_page
+        )
+    else:
+        plan_evidence(doc_chunks.chunks, doc, data, spec)  # rendered on first request (evidence.chunk_image)
     atomic_write_json(path, doc_chunks)
     return len(doc_chunks.chunks)

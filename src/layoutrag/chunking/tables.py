@@ -11,7 +11,7 @@ and the detected table box is converted back with ``page.derotation_matrix`` for
 
 A page of the source PDF comes as a :class:`PdfPage`: loaded once per document build, its vector
 drawings read at most once and shared by the ruling lines of table rows and the ruled extents of
-tables and pictures (``get_drawings`` walks the whole content stream). ``find_tables`` reads the
+tables and pictures (``pdf.page_drawings``: raw ``get_cdrawings`` items, tuples). ``find_tables`` reads the
 drawings itself: it edits the paths it is given and derotates a rotated page before reading them.
 """
 
@@ -199,6 +199,7 @@ def _horizontal_rules(pdf_page: PdfPage | None, box: Sequence[float]) -> list[fl
                 r = pymupdf.Rect(p0, p1)
             elif item[0] == "re":
                 r = pymupdf.Rect(item[1])
+                r.normalize()  # raw items (pdf.page_drawings) are as drawn
                 if r.height > 2.5:
                     continue
             else:
@@ -339,14 +340,20 @@ def _drawing_item_boxes(page: pymupdf.Page, drawings: list[dict]) -> list[BBox]:
             kind = item[0]
             if kind == "re":
                 x0, y0, x1, y1 = item[1]
+                if x1 < x0:  # raw items (pdf.page_drawings) are as drawn: normalized here
+                    x0, x1 = x1, x0
+                if y1 < y0:
+                    y0, y1 = y1, y0
             elif kind == "qu":
-                x0, y0, x1, y1 = item[1].rect
+                xs = [p[0] for p in item[1]]
+                ys = [p[1] for p in item[1]]
+                x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
             else:
-                pts = [p for p in item[1:] if isinstance(p, pymupdf.Point)]
+                pts = [p for p in item[1:] if isinstance(p, tuple | pymupdf.Point) and len(p) == 2]
                 if not pts:
                     continue
-                xs = [p.x for p in pts]
-                ys = [p.y for p in pts]
+                xs = [p[0] for p in pts]
+                ys = [p[1] for p in pts]
                 x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
             if fast:
                 if x1 < x0:

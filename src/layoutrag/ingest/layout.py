@@ -25,7 +25,7 @@ import pymupdf
 from layoutrag.errors import BackendError, InputError
 from layoutrag.geometry import area, clip, contains_frac, px_to_pt, union_box
 from layoutrag.ingest.labels import map_label
-from layoutrag.pdf import to_displayed
+from layoutrag.pdf import page_drawings, to_displayed
 from layoutrag.records import BBox
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "graphic_regions",
     "letterbox",
     "nms",
+    "set_model_threads",
     "snap_tables_to_rulings",
     "yolo_model_path",
 ]
@@ -62,11 +63,13 @@ class PyMuPDFLayoutDetector:
     name = "pymupdf"
     needs_image = False
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 0) -> None:
         try:
             import pymupdf.layout  # noqa: F401  (activates page.get_layout)
         except Exception as e:  # pragma: no cover - depends on the install
             raise BackendError(f"pymupdf-layout is not available: {e}") from None
+        if threads > 0:
+            _set_session_threads(threads)
 
     def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
         page.get_layout()
@@ -82,6 +85,42 @@ class PyMuPDFLayoutDetector:
         out = snap_tables_to_rulings(out, clusters)
         out = snap_pictures_to_drawings(out, clusters)
         return out + graphic_regions(page, out, clusters)
+
+
+def _set_session_threads(threads: int) -> None:
+    """Re-open the layout model's onnxruntime sessions with `threads` intra-op threads.
+
+    pymupdf-layout opens its sessions (layout GNN, image features, table grid) with onnxruntime's
+    default, a thread pool as large as the machine: with one worker process per core, N workers
+    then run N x cores spinning threads on N cores. Each session is re-opened from its own model
+    file with the same providers and pymupdf-layout's own option (no memory arena); the model
+    and its inputs are unchanged."""
+    import onnxruntime as ort
+
+    model = getattr(getattr(pymupdf, "_get_layout", None), "__closure__", None)
+    if not model:
+        return
+    seen: set[int] = set()
+
+    def visit(obj: object, depth: int) -> None:
+        if id(obj) in seen or depth > 4:
+            return
+        seen.add(id(obj))
+        for key, value in list(getattr(obj, "__dict__", {}).items()):
+            if isinstance(value, ort.InferenceSession):
+                path = getattr(value, "_model_path", None)
+                if not path:
+                    continue
+                opts = ort.SessionOptions()
+                opts.enable_cpu_mem_arena = False
+                opts.intra_op_num_threads = threads
+                opts.inter_op_num_threads = 1
+                setattr(obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers()))
+            elif hasattr(value, "__dict__") and type(value).__module__.startswith("pymupdf.layout"):
+                visit(value, depth + 1)
+
+    for cell in model:
+        visit(cell.cell_contents, 0)
 
 
 FRAME_SPAN = 0.6  # an unfilled box at least this share of the page in both directions is a page border
@@ -110,9 +149,9 @@ def _drawing_clusters(page: pymupdf.Page) -> list[BBox]:
     displayed space."""
     try:
         w, h = page.rect.width, page.rect.height
-        unrot_w, unrot_h = page.cropbox.width, page.cropbox.height  # get_drawings is unrotated
+        unrot_w, unrot_h = page.cropbox.width, page.cropbox.height  # drawings are unrotated
         paths = [
-            p for p in page.get_drawings() if not _is_frame(p, unrot_w, unrot_h) and not _is_invisible(p)
+            p for p in page_drawings(page) if not _is_frame(p, unrot_w, unrot_h) and not _is_invisible(p)
         ]
         if not paths:
             return []
@@ -349,6 +388,14 @@ class YoloLayoutDetector:
 # --------------------------------------------------------------------------- registry
 BACKENDS = ("pymupdf", "yolo")
 _CACHE: dict[tuple[str, float], LayoutDetector] = {}
+_THREADS = 0  # intra-op threads of the PyMuPDF layout model; 0: onnxruntime's default (all cores)
+
+
+def set_model_threads(threads: int) -> None:
+    """Threads each layout model session of this process may use (a worker of a pool of N sets
+    cores // N); before the first :func:`get_detector`."""
+    global _THREADS
+    _THREADS = max(0, int(threads))
 
 
 def get_detector(name: str, *, confidence: float = 0.25) -> LayoutDetector:
@@ -359,5 +406,5 @@ def get_detector(name: str, *, confidence: float = 0.25) -> LayoutDetector:
         raise InputError(f"unknown layout backend {name!r}; valid: {', '.join(BACKENDS)}")
     key = (name, confidence if name == "yolo" else 0.0)
     if key not in _CACHE:
-        _CACHE[key] = PyMuPDFLayoutDetector() if name == "pymupdf" else YoloLayoutDetector(confidence)
+        _CACHE[key] = PyMuPDFLayoutDetector(_THREADS) if name == "pymupdf" else YoloLayoutDetector(confidence)
     return _CACHE[key]

@@ -36,6 +36,7 @@ from layoutrag.pdf import (
     page_size_pt,
     render_dpi,
     render_page_rgb,
+    text_page,
     text_status,
 )
 from layoutrag.records import Box, Element, Page
@@ -118,7 +119,8 @@ def extract_text(doc: pymupdf.Document, settings: Settings, tick: Tick) -> TextA
         try:
             page = doc[i]
             w, h = page_size_pt(page)
-            n_chars = count_text_chars(page)
+            textpage = text_page(page)  # parsed once for the count and the words
+            n_chars = count_text_chars(page, textpage)
             status = text_status(n_chars, settings)
             pt = PageText(
                 page=i + 1,
@@ -129,7 +131,7 @@ def extract_text(doc: pymupdf.Document, settings: Settings, tick: Tick) -> TextA
                 text_status=status,
             )
             if status == "pdf_layer":
-                pt.words = extract_words(page)
+                pt.words = extract_words(page, textpage)
                 pt.spans = [SpanRecord(**s.__dict__) for s in extract_spans(page)]
             else:
                 from layoutrag.ingest.ocr import ocr_words

@@ -470,19 +470,16 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         return JSONResponse(_lookup_chunk(state, svc, chunk_id).model_dump(mode="json"))
 
     @app.get(
-        "/api/chunks/{chunk_id}/evidence.png", tags=["records"], response_class=FileResponse, responses={**PNG, **_errors(404)}
+        "/api/chunks/{chunk_id}/evidence.png", tags=["records"], response_class=FileResponse, responses={**PNG, **_errors(404, 503)}
     )
     def evidence_png(svc: Svc, chunk_id: str) -> FileResponse:
-        """The chunk's merged evidence image."""
+        """The chunk's merged evidence image (rendered from its stored boxes on first request)."""
         c = _lookup_chunk(state, svc, chunk_id)
         if c.unit == "page" and not c.evidence_image:  # a page unit's evidence is its page
             return FileResponse(svc.page_image(c.doc_id, c.page), media_type="image/png", headers=REVALIDATE)
         if not c.evidence_image:
             raise NotFoundError(f"no evidence image for chunk {chunk_id}")
-        path = svc.data.resolve(c.evidence_image)
-        if not path.is_file():
-            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
-        return FileResponse(path, media_type="image/png", headers=REVALIDATE)
+        return FileResponse(svc.chunk_image(c, c.evidence_image), media_type="image/png", headers=REVALIDATE)
 
     @app.get("/api/documents", tags=["documents"])
     def documents(svc: Svc) -> JSONResponse:
