@@ -115,6 +115,13 @@ def test_chunk_and_evidence_image(app, served_data: Path) -> None:
     assert chunk.chunk_id == hit["chunk_id"] and chunk.native_text == hit["native_text"]
     png = get(app, f"/api/chunks/{hit['chunk_id']}/evidence.png")
     assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    if chunk.unit == "page":  # the learned ranker's unit choice returned the page: its evidence is the page
+        page = get(app, f"/api/documents/{chunk.doc_id}/pages/{chunk.page}.png")
+        assert png.content.startswith(b"\x89PNG") and png.content == page.content
+        assert chunk.bboxes_pdf and chunk.native_text and hit["companions"]
+        hit = hit["companions"][0]  # the chunk highlighted on it: a stored chunk with its own image
+        chunk = Chunk.model_validate(get(app, f"/api/chunks/{hit['chunk_id']}").json())
+        png = get(app, f"/api/chunks/{hit['chunk_id']}/evidence.png")
     assert (
         png.content.startswith(b"\x89PNG")
         and png.content == (served_data / chunk.evidence_image).read_bytes()

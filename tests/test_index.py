@@ -16,6 +16,7 @@ from layoutrag.index.bm25 import BM25Index, count_terms, top_k
 from layoutrag.index.fusion import fuse, rrf_fuse
 from layoutrag.index.glossary import Glossary, expand_query, load_glossary
 from layoutrag.index.hybrid import HybridIndex
+from layoutrag.index.options import SearchOptions
 from layoutrag.index.query import CardMatcher, is_searchable, normalize_query, query_codes
 from layoutrag.records import Chunk, DocumentCard, SearchFilters, TableRow
 from layoutrag.service import validate_query
@@ -352,11 +353,12 @@ def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> 
     the next hit is then another page. With one chunk a hit they are two hits. By default only a
     chunk scoring within `hit_companion_score` of the hit joins it."""
     q = "7M-26.000MAAJ-T load capacitance"
-    for h in hybrid.search(q, top_k=15):  # the default: only scores the ranking cannot tell apart
+    chunks = SearchOptions(units=False)  # companions, not the page units of the unit choice
+    for h in hybrid.search(q, top_k=15, options=chunks):  # the default: scores the ranking cannot tell apart
         assert all(c.score >= hybrid.settings.hits.companion_score * h.score for c in h.companions)
     merging = copy.copy(hybrid)
     merging.settings = hybrid.settings.updated(hit_companion_score=0.0)
-    hits = merging.search(q, top_k=3)
+    hits = merging.search(q, top_k=3, options=chunks)
     top = hits[0]
     assert {top.chunk_id, *(c.chunk_id for c in top.companions)} == {"d7m_p1_b00", "d7m_p1_b01"}
     assert all(c.page == top.page and c.doc_id == top.doc_id for c in top.companions)
@@ -367,8 +369,8 @@ def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> 
     assert len(top.hit_regions()) == shown
     single = copy.copy(hybrid)
     single.settings = merging.settings.updated(hit_page_members=1)
-    flat = [h.chunk_id for h in single.search(q, top_k=15)]
-    assert all(not h.companions for h in single.search(q, top_k=15))
+    flat = [h.chunk_id for h in single.search(q, top_k=15, options=chunks)]
+    assert all(not h.companions for h in single.search(q, top_k=15, options=chunks))
     lead, comp = flat.index(top.chunk_id), flat.index(top.companions[0].chunk_id)
     assert lead == 0 and comp < hybrid.settings.hits.merge_depth
     # what the companion displaced: the hit after it in the flat list moves up one place

@@ -228,7 +228,8 @@ class SearchIndex:
             doc_index=self.table.doc_index,
             pages=self.table.pages,
             hits=hit_cfg,
-            page_below=self._page_below(opts, hit_cfg.page_members),
+            # a block-type filter asks for that kind of unit: never answer it with a page
+            page_below=None if filters and filters.block_type else self._page_below(opts, hit_cfg.page_members),
         )
         b_rank = {int(i): r for r, i in enumerate(b_idx, start=1)}
         d_rank = {int(i): r for r, i in enumerate(d_idx, start=1)}
@@ -274,8 +275,9 @@ class SearchIndex:
         (highlighted on the page) and the best one's scores."""
         lead = shown[0]
         unit = self._page_unit_of(self.page_index(i))
-        return unit.model_copy(
-            update={
+        return EvidencePackage(
+            **{
+                **unit.model_dump(),
                 "score": lead.score,
                 "bm25_rank": lead.bm25_rank,
                 "dense_rank": lead.dense_rank,
@@ -287,7 +289,7 @@ class SearchIndex:
             }
         )
 
-    def _page_unit_of(self, group: int) -> EvidencePackage:
+    def _page_unit_of(self, group: int) -> Chunk:
         rows = [int(j) for j in self.group_members("page", group)]
         self.prefetch(rows, records=True)
         members = [self.chunks[j] for j in rows]
@@ -297,7 +299,7 @@ class SearchIndex:
             box: Box | None = Box(0.0, 0.0, float(first.page_size_pt[0]), float(first.page_size_pt[1]))
         else:
             box = union_box(boxes) if boxes else None
-        return EvidencePackage(
+        return Chunk(
             chunk_id=page_unit_id(first.doc_id, first.page),
             doc_id=first.doc_id,
             page=first.page,
@@ -310,7 +312,7 @@ class SearchIndex:
             native_text="\n\n".join(c.native_text for c in members if c.native_text),
         )
 
-    def page_unit(self, doc_id: str, page: int) -> EvidencePackage | None:
+    def page_unit(self, doc_id: str, page: int) -> Chunk | None:
         """The page unit a search may return as a hit (`{doc_id}_p{page}_page`), or None when the
         page has no indexed chunk."""
         try:
