@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import union_box
@@ -42,10 +43,25 @@ from layoutrag.records import (
     TableRow,
     Word,
 )
-from layoutrag.specs import fold, match_parameter, parameter_unit, parse_unit, parse_value, split_footnotes
+from layoutrag.specs import (
+    ParsedValue,
+    fold,
+    match_parameter,
+    parameter_unit,
+    parse_unit,
+    parse_value,
+    split_footnotes,
+)
 from layoutrag.storage import DataDir, atomic_write_json
 
-__all__ = ["SPEC_STAGE_VERSION", "chunk_specs", "extract_specs", "load_doc_specs", "specs_and_save", "specs_json"]
+__all__ = [
+    "SPEC_STAGE_VERSION",
+    "chunk_specs",
+    "extract_specs",
+    "load_doc_specs",
+    "specs_and_save",
+    "specs_json",
+]
 
 SPEC_STAGE_VERSION = "specs-3"
 
@@ -170,7 +186,9 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
     return _table_specs(chunk.doc_id, "", chunk, None)
 
 
-_RATINGS_RE = re.compile(r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE)
+_RATINGS_RE = re.compile(
+    r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE
+)
 
 
 @dataclass
@@ -364,7 +382,11 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     def column(w: Word) -> int | None:
         cx, cy = w.bbox_pdf.center
         return next(
-            (i for i, b in enumerate(row.cell_boxes) if b.x0 - 0.5 <= cx <= b.x1 + 0.5 and b.y0 - 0.5 <= cy <= b.y1 + 0.5),
+            (
+                i
+                for i, b in enumerate(row.cell_boxes)
+                if b.x0 - 0.5 <= cx <= b.x1 + 0.5 and b.y0 - 0.5 <= cy <= b.y1 + 0.5
+            ),
             None,
         )
 
@@ -381,7 +403,9 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     extra: list[tuple[int, str]] = []
     ucol = cols.col("unit")
     subs: list[TableRow] = []
-    bands = [[w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]] for k in range(len(value_lines))]
+    bands = [
+        [w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]] for k in range(len(value_lines))
+    ]
     if ucol is not None and not all(any(column(w) == ucol for w in band) for band in bands):
         shared.add(ucol)  # one unit printed for all the lines
     # a name printed above the value lines ("Accuracy:" over "TA = +25 °C" / "-10 °C < TA < 85 °C"):
@@ -393,7 +417,9 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         boxes = []
         for i, b in enumerate(row.cell_boxes):
             if i == pcol and head:
-                cells[i] = " ".join(w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)))
+                cells[i] = " ".join(
+                    w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+                )
                 boxes.append(b)
                 own = [w for w in band if column(w) == i and w not in head]
                 if own and ccol is not None:
@@ -403,9 +429,13 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
                 cells[i] = row.cells[i]
                 boxes.append(b)
                 continue
-            ws = sorted((w for w in band if column(w) == i), key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+            ws = sorted(
+                (w for w in band if column(w) == i), key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)
+            )
             cells[i] = " ".join(w.text for w in ws)
-            boxes.append(union_box(w.bbox_pdf for w in ws) if ws else type(b)(b.x0, cuts[k], b.x1, cuts[k + 1]))
+            boxes.append(
+                union_box(w.bbox_pdf for w in ws) if ws else type(b)(b.x0, cuts[k], b.x1, cuts[k + 1])
+            )
         for kk, text in extra:
             if kk == k and ccol is not None:
                 cells[ccol] = f"{text}; {cells[ccol]}" if cells[ccol] else text
@@ -470,7 +500,14 @@ def _aligned(row: TableRow, cols: _Cols) -> TableRow:
         boxes[i] = b if cells[i] == t else union_box([boxes[i], b])
     if not moved:
         return row
-    return TableRow(page=row.page, bbox_pdf=row.bbox_pdf, cells=cells, text=row.text, is_header=row.is_header, cell_boxes=boxes)
+    return TableRow(
+        page=row.page,
+        bbox_pdf=row.bbox_pdf,
+        cells=cells,
+        text=row.text,
+        is_header=row.is_header,
+        cell_boxes=boxes,
+    )
 
 
 def _completes(above: SpecValue, v: SpecValue) -> bool:
@@ -483,8 +520,15 @@ def _completes(above: SpecValue, v: SpecValue) -> bool:
     theirs = {c.role for c in above.cells}
     if mine & theirs or "value" in mine | theirs:
         return False
-    merged = [x for x in (v.min if v.min is not None else above.min, v.typ if v.typ is not None else above.typ,
-                          v.max if v.max is not None else above.max) if x is not None]
+    merged = [
+        x
+        for x in (
+            v.min if v.min is not None else above.min,
+            v.typ if v.typ is not None else above.typ,
+            v.max if v.max is not None else above.max,
+        )
+        if x is not None
+    ]
     if any(a >= b for a, b in zip(merged, merged[1:], strict=False)):
         return False  # min < typ < max or they are not one value
     above.min = v.min if v.min is not None else above.min
@@ -538,13 +582,18 @@ def _value_groups(
             inside = [
                 w
                 for w in page_words
-                if x0 - 0.5 <= w.bbox_pdf.center[0] <= x1 + 0.5 and y0 - 0.5 <= w.bbox_pdf.center[1] <= y1 + 0.5
+                if x0 - 0.5 <= w.bbox_pdf.center[0] <= x1 + 0.5
+                and y0 - 0.5 <= w.bbox_pdf.center[1] <= y1 + 0.5
                 and row.page == first.page
             ]
             if inside:
                 texts += [w.text for w in sorted(inside, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))]
             elif len(row.cell_boxes) == len(row.cells):
-                texts += [t for t, b in zip(row.cells, row.cell_boxes, strict=True) if t.strip() and x0 - 0.5 <= b.center[0] <= x1 + 0.5]
+                texts += [
+                    t
+                    for t, b in zip(row.cells, row.cell_boxes, strict=True)
+                    if t.strip() and x0 - 0.5 <= b.center[0] <= x1 + 0.5
+                ]
         g.label = fold(" ".join(t for t in texts if _role_of(t)[0] is None)).strip(" ,;")
         if g.label and _names_part(g.label, parts):
             g.part = g.label
@@ -574,9 +623,7 @@ def _head_centres(cols: _Cols, vcols: list[int], words: list[Word]) -> dict[int,
         b = cols.boxes[i]
         role = cols.roles[i]
         near = [
-            w
-            for w in words
-            if b.y0 - 1 <= w.bbox_pdf.center[1] <= b.y1 + 1 and _role_of(w.text)[0] == role
+            w for w in words if b.y0 - 1 <= w.bbox_pdf.center[1] <= b.y1 + 1 and _role_of(w.text)[0] == role
         ]
         if near:
             w = min(near, key=lambda w: abs(w.bbox_pdf.center[0] - b.center[0]))
@@ -614,7 +661,9 @@ def _positional(
         if not (x0 <= cx <= x1 and y0 - 0.5 <= cy <= y1 + 0.5):
             continue
         j = min(vcols, key=lambda k: abs(heads[k] - cx))
-        home = next((i for i in filled if row.cell_boxes[i].x0 - 0.5 <= cx <= row.cell_boxes[i].x1 + 0.5), None)
+        home = next(
+            (i for i in filled if row.cell_boxes[i].x0 - 0.5 <= cx <= row.cell_boxes[i].x1 + 0.5), None
+        )
         if home is None:
             continue  # a word of another column (conditions, unit) inside the value area's height
         if home != j:
@@ -653,7 +702,9 @@ def _long_row(
         if left:
             name = " ".join(left)
     fixed = _positional(row, cols, words)
-    groups = cols.groups or [_Group(cols=[(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES])]
+    groups = cols.groups or [
+        _Group(cols=[(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES])
+    ]
     per_group: list[tuple[_Group, list[tuple[int, str, str, BBox | None]]]] = []
     for g in groups:
         # a merged Value cell repeated over min/typ/max columns by find_tables: read it once
@@ -724,7 +775,9 @@ def _long_row(
                 v.typ = pv.typ if pv.typ is not None else v.typ
                 v.max = pv.max if pv.max is not None else v.max
             text = t if box is not None else row.cells[i]
-            v.cells.append(SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words)))
+            v.cells.append(
+                SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words))
+            )
             texts.append(t)
         if not v.cells or not v.unit:
             continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
@@ -761,27 +814,55 @@ def _named_row(
         if pv is None or pv.empty or pv.unit != parameter_unit(pid):
             continue
         out.append(
-            SpecValue(
-                doc_id=doc_id,
+            _cell_value(
+                doc_id,
+                c,
+                row,
+                i,
+                pv,
+                words,
                 part=part,
                 parameter=pid,
-                parameter_printed=cols.names.get(i, ""),
-                known=True,
+                printed=cols.names.get(i, ""),
                 conditions=label,
-                min=pv.min,
-                typ=pv.typ,
-                max=pv.max,
-                unit=pv.unit,
-                unit_printed=pv.unit_printed,
-                value_text=t,
-                footnotes=pv.footnotes,
-                page=row.page,
-                row_bbox_pdf=row.bbox_pdf,
-                cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
-                chunk_id=c.chunk_id,
             )
         )
     return out
+
+
+def _cell_value(
+    doc_id: str,
+    c: Chunk,
+    row: TableRow,
+    i: int,
+    pv: ParsedValue,
+    words: Callable[[int], list[Word]] | None,
+    *,
+    part: str,
+    parameter: str,
+    printed: str,
+    **extra: Any,
+) -> SpecValue:
+    """One known parameter's value read from one cell (column i) of a row."""
+    return SpecValue(
+        doc_id=doc_id,
+        part=part,
+        parameter=parameter,
+        parameter_printed=printed,
+        known=True,
+        min=pv.min,
+        typ=pv.typ,
+        max=pv.max,
+        unit=pv.unit,
+        unit_printed=pv.unit_printed,
+        value_text=_cell(row, i),
+        footnotes=pv.footnotes,
+        page=row.page,
+        row_bbox_pdf=row.bbox_pdf,
+        cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
+        chunk_id=c.chunk_id,
+        **extra,
+    )
 
 
 def _wide_row(
@@ -807,24 +888,8 @@ def _wide_row(
         if not known:
             continue  # an ordering column no parameter names (packing, marking): not a spec
         out.append(
-            SpecValue(
-                doc_id=doc_id,
-                part=part,
-                parameter=pid,
-                parameter_printed=head,
-                known=True,
-                min=pv.min,
-                typ=pv.typ,
-                max=pv.max,
-                unit=pv.unit,
-                unit_printed=pv.unit_printed,
-                value_text=t,
-                footnotes=pv.footnotes,
-                page=row.page,
-                row_bbox_pdf=row.bbox_pdf,
-                cells=[SpecCell(role="value", text=row.cells[i], bbox_pdf=_cell_box(row, i, words))],
-                chunk_id=c.chunk_id,
-                table="ordering",
+            _cell_value(
+                doc_id, c, row, i, pv, words, part=part, parameter=pid, printed=head, table="ordering"
             )
         )
     return out
