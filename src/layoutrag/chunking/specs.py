@@ -352,16 +352,16 @@ def _read_long(
     out: list[SpecValue],
     last: dict[tuple[str, str], SpecValue],
 ) -> tuple[str, str, str] | None:
-    if True:
-        if True:
-            vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
-            cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
-            for label, v in vs:
-                above = last.get((v.part, label))
-                if cont and above is not None and _completes(above, v):
-                    continue
-                out.append(v)
-                last[(v.part, label)] = v
+    """One body row of a long table into `out`; a row that only completes the value above (no name,
+    symbol or unit of its own) is merged into it (`_completes`). Returns the row context to carry."""
+    vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
+    cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
+    for label, v in vs:
+        above = last.get((v.part, label))
+        if cont and above is not None and _completes(above, v):
+            continue
+        out.append(v)
+        last[(v.part, label)] = v
     return prev
 
 
