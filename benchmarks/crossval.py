@@ -148,6 +148,14 @@ def main() -> None:
             from train_ranker import write_ranker
 
             write_ranker(rows, corpora, args.write_ranker)
+        if "trees" in wanted:  # evaluation only: LightGBM LambdaRank + Platt, with the unit choice
+            from layoutrag.evaluation.crossval import fit_trees
+
+            trees = fit_unit_rankers(rows, sorted(set(SCORINGS.values())), progress=say, fit=fit_trees)
+            systems["layoutrag LambdaRank trees + page units (CV)"] = (
+                learned_searcher(trees),  # type: ignore[arg-type]
+                f"{trees[0].n_parameters} + {len(SCORINGS)}",
+            )
         if "units" in wanted:
             unit_rankers = fit_unit_rankers(rows, sorted(set(SCORINGS.values())), progress=say)
             systems["layoutrag learned + page units (CV)"] = (

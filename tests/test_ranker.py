@@ -191,3 +191,25 @@ def test_fusion_choice_in_the_service_and_the_cli(served_data) -> None:  # noqa:
     )
     assert r.exit_code == 0, r.output
     assert "layoutrag (bm25)" in json.loads(r.output)["systems"]
+
+
+def test_lambdarank_trees_rank_by_the_informative_feature_and_give_probabilities() -> None:
+    pytest.importorskip("lightgbm")
+    from layoutrag.evaluation.crossval import fit_trees
+
+    rng = np.random.default_rng(1)
+    n = len(FEATURES)
+    X = rng.normal(size=(400, n))
+    qid = np.array([f"q{i // 20}" for i in range(400)], dtype=object)
+    y = np.zeros(400, dtype=np.int8)
+    for q in range(20):  # one positive a query: the row with the largest feature 0
+        rows = np.arange(q * 20, q * 20 + 20)
+        y[rows[np.argmax(X[rows, 0])]] = 1
+    rows = Rows(X=X, y=y, qid=qid, fold=np.repeat(np.arange(5), 80))
+    trees = fit_trees(rows, exclude_fold=4).with_page_below({3: 0.05})
+    held = np.arange(320, 400)
+    p = trees.score(X[held])
+    assert ((p > 0) & (p < 1)).all() and trees.page_threshold(3) == 0.05
+    for q in range(16, 20):  # held-out queries: the positive is ranked first
+        r = np.arange(q * 20, q * 20 + 20)
+        assert y[r[np.argmax(trees.logits(X[r]))]] == 1

@@ -227,6 +227,55 @@ def fit_ranker(
     )
 
 
+class TreeRanker:
+    """Gradient-boosted trees (LightGBM's LambdaRank) over the same candidate features, with a 1-D
+    Platt fit on its scores so a score is a probability (the unit choice reads probabilities).
+    Evaluation only for now (`benchmarks/crossval.py --systems trees,...`): it needs lightgbm at
+    search time, and the shipped ranker stays linear. Settings are LightGBM's usual ones, set once
+    before any run (200 trees, learning rate 0.05, 15 leaves, 20 rows a leaf), not tuned."""
+
+    def __init__(self, booster: Any, a: float, b: float, page_below: tuple[tuple[int, float], ...] = ()):
+        self.booster, self.a, self.b, self.page_below = booster, a, b, page_below
+        self.features = FEATURES
+
+    @property
+    def n_parameters(self) -> str:
+        return f"{self.booster.num_trees()} trees"
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        return np.asarray(self.a * self.booster.predict(X) + self.b, dtype=np.float64)
+
+    def score(self, X: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+    def page_threshold(self, page_members: int) -> float | None:
+        return dict(self.page_below).get(int(page_members))
+
+    def with_page_below(self, thresholds: dict[int, float]) -> TreeRanker:
+        return TreeRanker(self.booster, self.a, self.b, tuple(sorted(thresholds.items())))
+
+
+def fit_trees(rows: Rows, *, exclude_fold: int | None = None, exclude: Sequence[int] = ()) -> TreeRanker:
+    """LambdaRank trees on the rows outside the excluded folds (queries with a positive only)."""
+    import lightgbm as lgb
+    from sklearn.linear_model import LogisticRegression
+
+    out = {exclude_fold, *exclude} - {None}
+    keep = ~np.isin(rows.fold, sorted(out)) if out else np.ones(len(rows.y), dtype=bool)
+    positive_q = set(rows.qid[(rows.y == 1) & keep].tolist())
+    keep &= np.fromiter((q in positive_q for q in rows.qid), dtype=bool, count=len(rows.qid))
+    idx = np.flatnonzero(keep)
+    idx = idx[np.argsort(rows.qid[idx], kind="stable")]
+    _, counts = np.unique(rows.qid[idx], return_counts=True)
+    model = lgb.LGBMRanker(
+        n_estimators=200, learning_rate=0.05, num_leaves=15, min_child_samples=20, verbose=-1, n_jobs=1
+    )
+    model.fit(rows.X[idx], rows.y[idx], group=counts)
+    raw = np.asarray(model.booster_.predict(rows.X[idx]), dtype=np.float64)
+    platt = LogisticRegression(C=RANKER_C, max_iter=2000).fit(raw[:, None], rows.y[idx])
+    return TreeRanker(model.booster_, float(platt.coef_[0][0]), float(platt.intercept_[0]))
+
+
 # --------------------------------------------------------------------------- unit choice
 LEAKAGE_BUDGET = {3: 2.0, 1: 1.5}  # median leakage the product promises per scoring (issue #12's bar)
 # probabilities of a chunk covering the evidence are mostly small: the grid is fine near 0
@@ -310,12 +359,15 @@ def choose_threshold(per_fold: dict[int, dict[float, list[RegionQueryResult]]], 
     return best
 
 
-def unit_thresholds(rows: Rows, members: Sequence[int], *, outside: Sequence[int] = ()) -> dict[int, float]:
+def unit_thresholds(
+    rows: Rows, members: Sequence[int], *, outside: Sequence[int] = (), fit: Callable[..., Any] | None = None
+) -> dict[int, float]:
     """Per scoring (`page_members`): the unit-choice threshold chosen on held-out results only —
     for each fold j not in `outside`, a ranker fit without `outside` and j scores fold j; the
     threshold is chosen on those results (`choose_threshold`)."""
     s = load_settings()
-    inner = {j: fit_ranker(rows, exclude=(*outside, j)) for j in range(N_FOLDS) if j not in outside}
+    fit = fit or fit_ranker
+    inner = {j: fit(rows, exclude=(*outside, j)) for j in range(N_FOLDS) if j not in outside}
     out = {}
     for m in members:
         hits = s.hits.model_copy(update={"page_members": m})
@@ -325,14 +377,19 @@ def unit_thresholds(rows: Rows, members: Sequence[int], *, outside: Sequence[int
 
 
 def fit_unit_rankers(
-    rows: Rows, members: Sequence[int], *, progress: Callable[[str], None] | None = None
-) -> dict[int, LinearRanker]:
+    rows: Rows,
+    members: Sequence[int],
+    *,
+    progress: Callable[[str], None] | None = None,
+    fit: Callable[..., Any] | None = None,
+) -> dict[int, Any]:
     """Per outer fold k: the ranker fit without fold k, with unit-choice thresholds chosen by nested
     cross-validation inside the other folds (`unit_thresholds(outside=(k,))`): fold k is never seen."""
-    out: dict[int, LinearRanker] = {}
+    fit = fit or fit_ranker
+    out: dict[int, Any] = {}
     for k in range(N_FOLDS):
-        thresholds = unit_thresholds(rows, members, outside=(k,))
-        out[k] = fit_ranker(rows, exclude_fold=k).with_page_below(thresholds)
+        thresholds = unit_thresholds(rows, members, outside=(k,), fit=fit)
+        out[k] = fit(rows, exclude_fold=k).with_page_below(thresholds)
         if progress:
             progress(f"fold {k}: unit-choice thresholds {thresholds}")
     return out
