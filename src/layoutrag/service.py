@@ -213,7 +213,7 @@ class LayoutRAG:
         from layoutrag.index.base import parse_page_unit_id
 
         where = parse_page_unit_id(chunk_id)  # a page a search returned as its hit (index/hits.py)
-        unit = self._index.page_unit(*where) if where and hasattr(self._index, "page_unit") else None
+        unit = self._index.page_unit(*where) if where else None
         if unit is None:
             raise NotFoundError(f"unknown chunk: {chunk_id}")
         return unit
@@ -376,11 +376,14 @@ class LayoutRAG:
     # --- images ---------------------------------------------------------------------------
     def evidence_image(self, chunk_id: str) -> Path:
         """The chunk's merged evidence image (rendered from its stored boxes on first request)."""
-        c = self.get_chunk(chunk_id)
+        return self.evidence_image_of(self.get_chunk(chunk_id))
+
+    def evidence_image_of(self, c: Chunk) -> Path:
+        """`c`'s merged evidence image; a page unit's (index/hits.py) is its page image."""
         if c.unit == "page" and not c.evidence_image:
-            return self.page_image(c.doc_id, c.page)  # a page unit's evidence is its page
+            return self.page_image(c.doc_id, c.page)
         if not c.evidence_image:
-            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
+            raise NotFoundError(f"no evidence image for chunk {c.chunk_id}")
         return self.chunk_image(c, c.evidence_image)
 
     def crop_image(self, chunk_id: str, i: int) -> Path:

@@ -475,11 +475,7 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
     def evidence_png(svc: Svc, chunk_id: str) -> FileResponse:
         """The chunk's merged evidence image (rendered from its stored boxes on first request)."""
         c = _lookup_chunk(state, svc, chunk_id)
-        if c.unit == "page" and not c.evidence_image:  # a page unit's evidence is its page
-            return FileResponse(svc.page_image(c.doc_id, c.page), media_type="image/png", headers=REVALIDATE)
-        if not c.evidence_image:
-            raise NotFoundError(f"no evidence image for chunk {chunk_id}")
-        return FileResponse(svc.chunk_image(c, c.evidence_image), media_type="image/png", headers=REVALIDATE)
+        return FileResponse(svc.evidence_image_of(c), media_type="image/png", headers=REVALIDATE)
 
     @app.get("/api/documents", tags=["documents"])
     def documents(svc: Svc) -> JSONResponse:
