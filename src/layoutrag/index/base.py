@@ -44,7 +44,7 @@ from layoutrag.index.query import (
     query_codes,
     wanted_family,
 )
-from layoutrag.index.ranker import LinearRanker, candidate_features, default_ranker
+from layoutrag.index.ranker import LinearRanker, candidate_features, default_ranker, ranked_candidates
 from layoutrag.index.spec_constraints import boost_constraints
 from layoutrag.index.tokenizer import CJK_RE, Tokenizer, is_part_like, normalize_text
 from layoutrag.records import Box, Chunk, DocumentCard, EvidencePackage, Region, SearchFilters
@@ -369,11 +369,7 @@ class SearchIndex:
         cands, X = candidate_features(self, query, lex, runs, mask)
         if not len(cands):
             return []
-        z = ranker.logits(X)
-        prob = 1.0 / (1.0 + np.exp(-z))
-        ids = self.table.chunk_ids
-        order = sorted(range(len(cands)), key=lambda j: (-z[j], ids[int(cands[j])]))
-        return [(int(cands[j]), float(prob[j])) for j in order]
+        return ranked_candidates(cands, ranker.logits(X), self.table.chunk_ids)
 
     def _fuse(
         self,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -37,6 +37,7 @@ __all__ = [
     "RankingIndex",
     "candidate_features",
     "default_ranker",
+    "ranked_candidates",
 ]
 
 BM25_DEPTH = 100
@@ -249,6 +250,14 @@ def candidate_features(
     return cands, X
 
 
+def ranked_candidates(cands: np.ndarray, z: np.ndarray, chunk_ids: list[str]) -> list[tuple[int, float]]:
+    """[(chunk index, probability)] ordered by logit `z` (a probability saturates; its logit does
+    not), ties by chunk id: what the learned fusion returns and the hit assembly reads."""
+    prob = 1.0 / (1.0 + np.exp(-z))
+    order = sorted(range(len(cands)), key=lambda j: (-z[j], chunk_ids[int(cands[j])]))
+    return [(int(cands[j]), float(prob[j])) for j in order]
+
+
 def _bag_terms(ix: RankingIndex, i: int, terms: set[str]) -> set[str]:
     """Which of `terms` chunk i's BM25 bag holds."""
     return {t for t in terms if ix.bm25.holds(i, t)}
@@ -293,8 +302,6 @@ class LinearRanker:
         return dict(self.page_below).get(int(page_members))
 
     def with_page_below(self, thresholds: dict[int, float]) -> LinearRanker:
-        from dataclasses import replace
-
         return replace(self, page_below=tuple(sorted((int(m), float(t)) for m, t in thresholds.items())))
 
     def logits(self, X: np.ndarray) -> np.ndarray:
