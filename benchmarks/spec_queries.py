@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from layoutrag.service import LayoutRAG
@@ -164,6 +165,23 @@ def gold(truth: list[dict], constraints: list[tuple[str, str, float, float | Non
     return out
 
 
+def score_query(svc: LayoutRAG, q: dict, gold_of: Callable[[list], set[str]]) -> tuple:
+    """(result, constraints as read, gold files, returned files, precision, recall) of one query.
+    The constraints as the system read them are scored against gold made from the same
+    constraints (`gold_of`): a query the parser misreads shows up as a constraint list that differs
+    from its `expect`, and scores 0."""
+    res = svc.find_parts(q.get("where"), q.get("query"), limit=500)
+    cons = [(c.parameter, c.op, c.value, c.value2) for c in res.constraints]
+    g = gold_of(cons)
+    got = {r.file_name for r in res.results if r.n_met == len(res.constraints)}
+    p = len(got & g) / len(got) if got else (1.0 if not g else 0.0)
+    r = len(got & g) / len(g) if g else (1.0 if not got else 0.0)
+    read = [f"{c[0]} range {c[2]:g}..{c[3]:g}" if c[1] == "range" else f"{c[0]} {c[1]} {c[2]:g}" for c in cons]
+    if "expect" in q and read != q["expect"]:
+        p = r = 0.0
+    return res, read, g, got, p, r
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", type=Path)
@@ -176,19 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     svc = LayoutRAG(a.data)
     rows = []
     for q in QUERIES:
-        res = svc.find_parts(q.get("where"), q.get("query"), limit=500)
-        # the constraints as the system read them are scored against gold made from the same
-        # constraints: a query the parser misreads shows up as a constraint list that differs
-        cons = [(c.parameter, c.op, c.value, c.value2) for c in res.constraints]
-        g = gold(truth, cons)
-        got = {r.file_name for r in res.results if r.n_met == len(res.constraints)}
-        p = len(got & g) / len(got) if got else (1.0 if not g else 0.0)
-        r = len(got & g) / len(g) if g else (1.0 if not got else 0.0)
-        read = [
-            f"{c[0]} range {c[2]:g}..{c[3]:g}" if c[1] == "range" else f"{c[0]} {c[1]} {c[2]:g}" for c in cons
-        ]
-        if "expect" in q and read != q["expect"]:
-            p = r = 0.0
+        _, read, g, got, p, r = score_query(svc, q, lambda cons: gold(truth, cons))
         rows.append(
             {
                 "q": q,

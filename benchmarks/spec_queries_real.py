@@ -26,6 +26,8 @@ import json
 import sys
 from pathlib import Path
 
+from spec_queries import score_query
+
 from layoutrag.service import LayoutRAG
 
 QUERIES: list[dict] = [
@@ -153,17 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     svc = LayoutRAG(a.data)
     rows = []
     for q in QUERIES:
-        res = svc.find_parts(q.get("where"), q.get("query"), limit=500)
-        cons = [(c.parameter, c.op, c.value, c.value2) for c in res.constraints]
-        g = gold(facts, cons)
-        got = {r.file_name for r in res.results if r.n_met == len(res.constraints)}
-        p = len(got & g) / len(got) if got else (1.0 if not g else 0.0)
-        r = len(got & g) / len(g) if g else (1.0 if not got else 0.0)
-        read = [
-            f"{c[0]} range {c[2]:g}..{c[3]:g}" if c[1] == "range" else f"{c[0]} {c[1]} {c[2]:g}" for c in cons
-        ]
-        if "expect" in q and read != q["expect"]:
-            p = r = 0.0
+        res, read, g, got, p, r = score_query(svc, q, lambda cons: gold(facts, cons))
         rows.append(
             {
                 "q": q,
