@@ -7,8 +7,10 @@ both scorings, pooled over held-out folds, per fold, per kind, per language, per
         [--json OUT.json] [--systems learned,weighted,...]
 
 Folds: `eval/datasheets/folds.tsv` for the shared datasheets, sha256(file name) mod 5 for the
-generated ones (layoutrag.evaluation.crossval). The learned ranker of fold k is fit on the other
-folds' queries (both corpora) with scikit-learn (the `learn` extra); nothing else is fitted here.
+generated ones (layoutrag.evaluation.crossval). The learned ranker of fold k (LightGBM LambdaRank
+trees; `linear`: the previous logistic-regression model) is fit on the other folds' queries (both
+corpora), its unit-choice thresholds by nested CV inside them (the `learn` extra); nothing else is
+fitted here.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from layoutrag.evaluation.crossval import (
     CVResult,
     crossvalidate,
     fit_ranker,
+    fit_trees,
     fit_unit_rankers,
     index_searcher,
     learned_searcher,
@@ -103,7 +106,7 @@ def main() -> None:
     ap.add_argument("--dev-data", type=Path, default=None, help="ingested data dir of the shared datasheets")
     ap.add_argument("--gen-data", type=Path, default=None, help="ingested data dir of a generated set")
     ap.add_argument("--gen-queries", type=Path, default=None, help="its queries.jsonl")
-    ap.add_argument("--systems", default="learned,units,weighted,bm25,dense,rrf,pages,windows")
+    ap.add_argument("--systems", default="learned,units,linear,weighted,bm25,dense,rrf,pages,windows")
     ap.add_argument("--json", type=Path, default=None, help="write every number here")
     ap.add_argument(
         "--write-ranker",
@@ -142,26 +145,25 @@ def main() -> None:
             mine = np.array([q.startswith(c.name + "/") for q in rows.qid])
             covered = len(set(rows.qid[mine & (rows.y == 1)].tolist()))
             print(f"candidate ceiling, {c.name}: {covered}/{len(c.queries)} queries have a covering candidate")
-        rankers = {k: fit_ranker(rows, exclude_fold=k) for k in range(N_FOLDS)}
-        systems["layoutrag learned (CV)"] = (learned_searcher(rankers), len(FEATURES) + 1)
+        members = sorted(set(SCORINGS.values()))
+        rankers = {k: fit_trees(rows, exclude_fold=k) for k in range(N_FOLDS)}
+        systems["layoutrag learned, chunks only (CV)"] = (learned_searcher(rankers), rankers[0].n_parameters)
+        if "units" in wanted:  # the default: trees + the unit choice (thresholds by nested CV)
+            trees = fit_unit_rankers(rows, members, progress=say, fit=fit_trees)
+            systems["layoutrag learned + page units (default, CV)"] = (
+                learned_searcher(trees),
+                trees[0].n_parameters,
+            )
+        if "linear" in wanted:  # the previous default: the linear model + the unit choice
+            linear = fit_unit_rankers(rows, members, progress=say, fit=fit_ranker)
+            systems["layoutrag linear + page units (previous default, CV)"] = (
+                learned_searcher(linear),
+                len(FEATURES) + 1 + len(members),
+            )
         if args.write_ranker:
             from train_ranker import write_ranker
 
-            write_ranker(rows, corpora, args.write_ranker)
-        if "trees" in wanted:  # evaluation only: LightGBM LambdaRank + Platt, with the unit choice
-            from layoutrag.evaluation.crossval import fit_trees
-
-            trees = fit_unit_rankers(rows, sorted(set(SCORINGS.values())), progress=say, fit=fit_trees)
-            systems["layoutrag LambdaRank trees + page units (CV)"] = (
-                learned_searcher(trees),  # type: ignore[arg-type]
-                f"{trees[0].n_parameters} + {len(SCORINGS)}",
-            )
-        if "units" in wanted:
-            unit_rankers = fit_unit_rankers(rows, sorted(set(SCORINGS.values())), progress=say)
-            systems["layoutrag learned + page units (CV)"] = (
-                learned_searcher(unit_rankers),
-                len(FEATURES) + 1 + len(SCORINGS),
-            )
+            write_ranker(rows, corpora, args.write_ranker, model="trees")
     if "pointwise" in wanted:
         if not rankers:
             rows = training_rows(corpora, progress=say)

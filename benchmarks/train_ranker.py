@@ -1,11 +1,12 @@
 """Fit the shipped ranker weights (`src/layoutrag/data/ranker.json`) on every fold of every corpus.
 
-    /work/main/.venv/bin/pip install -e '.[learn]'     # scikit-learn: training only, search needs numpy
+    /work/main/.venv/bin/pip install -e '.[learn]'     # scikit-learn: training only (Platt, the linear model)
     PYTHONPATH=src .venv/bin/python benchmarks/train_ranker.py \\
         --dev-data /work/evaldata/pymupdf --shared /work/shared \\
         --gen-data /work/evaldata/generated-rank --gen-queries /work/evaldata/gen-pdfs-rank/queries.jsonl \\
         [--out src/layoutrag/data/ranker.json]
 
+`--model trees` (default, shipped): LightGBM LambdaRank; `--model linear`: the previous model.
 The same candidates, features and labels as `benchmarks/crossval.py` (layoutrag.evaluation.crossval),
 with no fold left out: the cross-validated numbers are those of this procedure; the shipped
 weights are one more fit of it on all queries.
@@ -23,11 +24,13 @@ from layoutrag.evaluation.crossval import (
     SCORINGS,
     Rows,
     fit_ranker,
+    fit_trees,
     load_folds,
     open_corpus,
     training_rows,
     unit_thresholds,
 )
+from layoutrag.index.ranker import LinearRanker
 
 OUT = Path(__file__).resolve().parents[1] / "src/layoutrag/data/ranker.json"
 
@@ -39,6 +42,9 @@ def main() -> None:
     ap.add_argument("--gen-data", type=Path, default=None)
     ap.add_argument("--gen-queries", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--model", choices=("trees", "linear"), default="trees", help="LambdaRank trees (shipped) or linear"
+    )
     args = ap.parse_args()
     s = load_settings()
     corpora = []
@@ -58,19 +64,25 @@ def main() -> None:
     if not corpora:
         ap.error("give --dev-data and/or --gen-data with --gen-queries")
     rows = training_rows(corpora, progress=lambda m: print(m, file=sys.stderr))
-    write_ranker(rows, corpora, args.out)
+    write_ranker(rows, corpora, args.out, model=args.model)
 
 
-def write_ranker(rows: Rows, corpora: list, out: Path) -> None:
+def write_ranker(rows: Rows, corpora: list, out: Path, *, model: str = "trees") -> None:
     """Fit on every row, choose the unit-choice thresholds on held-out folds, write the weights."""
+    fit = fit_trees if model == "trees" else fit_ranker
     meta = {"corpora": ", ".join(f"{c.name} ({len(c.queries)} queries)" for c in corpora)}
-    thresholds = unit_thresholds(rows, sorted(set(SCORINGS.values())))
-    ranker = fit_ranker(rows, meta=meta).with_page_below(thresholds)
+    thresholds = unit_thresholds(rows, sorted(set(SCORINGS.values())), fit=fit)
+    ranker = fit(rows, meta=meta).with_page_below(thresholds)
     print(f"unit-choice thresholds (page_members -> probability; chosen on held-out folds): {thresholds}")
     out.write_text(json.dumps(ranker.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {out}: {ranker.n_parameters} parameters, {dict(ranker.meta)}")
-    for name, c in sorted(zip(ranker.features, ranker.coef, strict=True), key=lambda t: -abs(t[1])):
-        print(f"  {name:16s} {c:+.3f}")
+    if isinstance(ranker, LinearRanker):
+        for name, c in sorted(zip(ranker.features, ranker.coef, strict=True), key=lambda t: -abs(t[1])):
+            print(f"  {name:16s} {c:+.3f}")
+    else:
+        gain = ranker.booster.feature_importance(importance_type="gain")
+        for name, g in sorted(zip(ranker.features, gain, strict=True), key=lambda t: -t[1])[:12]:
+            print(f"  {name:16s} gain {g:.1f}")
 
 
 if __name__ == "__main__":

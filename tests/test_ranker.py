@@ -17,7 +17,7 @@ from layoutrag.index.base import parse_page_unit_id
 from layoutrag.index.hits import PageHit, best_row, page_hits
 from layoutrag.index.hybrid import HybridIndex
 from layoutrag.index.options import SearchOptions
-from layoutrag.index.ranker import FEATURES, LinearRanker, default_ranker
+from layoutrag.index.ranker import FEATURES, LinearRanker, TreeRanker, default_ranker, load_ranker
 from layoutrag.records import Region
 from test_index import corpus
 
@@ -36,7 +36,13 @@ def lexical() -> HybridIndex:
 def test_the_shipped_weights_match_the_features() -> None:
     r = default_ranker()
     assert r.features == FEATURES
-    assert len(r.coef) == len(FEATURES) and r.n_parameters == len(FEATURES) + 1 + len(r.page_below)
+    X = np.random.default_rng(0).normal(size=(5, len(FEATURES)))
+    p = r.score(X)
+    assert p.shape == (5,) and ((p > 0) & (p < 1)).all()
+    if isinstance(r, LinearRanker):
+        assert len(r.coef) == len(FEATURES) and r.n_parameters == len(FEATURES) + 1 + len(r.page_below)
+    else:
+        assert r.booster.num_feature() == len(FEATURES)
 
 
 def test_weights_round_trip_and_refuse_other_features() -> None:
@@ -49,6 +55,48 @@ def test_weights_round_trip_and_refuse_other_features() -> None:
     bad = r.to_json() | {"features": [*FEATURES[:-1], "something_else"]}
     with pytest.raises(InputError, match="do not match"):
         LinearRanker.from_json(bad)
+
+
+def _separable_rows(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """100 queries x 12 candidates; the positive is the one with the largest `held` (plus noise
+    features), interleaved so rows of a query are not adjacent."""
+    rng = np.random.default_rng(seed)
+    n, per = 100, 12
+    X = rng.normal(size=(n * per, len(FEATURES)))
+    groups = np.repeat(np.arange(n), per)
+    held = FEATURES.index("held")
+    y = np.zeros(n * per, dtype=np.int8)
+    for q in range(n):
+        rows = np.flatnonzero(groups == q)
+        y[rows[np.argmax(X[rows, held])]] = 1
+    order = rng.permutation(n * per)
+    return X[order], y[order], groups[order].astype(str)
+
+
+def test_trees_fit_order_candidates_and_round_trip() -> None:
+    pytest.importorskip("sklearn")
+    X, y, g = _separable_rows()
+    r = TreeRanker.fit(X, y, g, meta={"note": "test"})
+    Xt, yt, gt = _separable_rows(seed=1)  # queries the trees were not fit on
+    z = r.logits(Xt)
+    top = [np.flatnonzero(gt == q)[np.argmax(z[gt == q])] for q in np.unique(gt)]
+    assert np.mean(yt[top]) >= 0.7  # the positive leads most unseen queries (chance: 1/12)
+    p = r.score(Xt)
+    assert ((p > 0) & (p < 1)).all() and p[yt == 1].mean() > p[yt == 0].mean()
+    again = load_ranker(json.loads(json.dumps(r.with_page_below({3: 0.05}).to_json())))
+    assert isinstance(again, TreeRanker) and again.page_threshold(3) == 0.05
+    assert np.allclose(again.logits(Xt), z)
+    assert r.logits(np.zeros((0, len(FEATURES)))).shape == (0,)
+
+
+def test_bad_weights_files_are_one_line_errors() -> None:
+    with pytest.raises(InputError, match="unknown kind"):
+        load_ranker({"kind": "forest"})
+    with pytest.raises(InputError, match="bad ranker weights"):
+        load_ranker({"kind": "trees", "features": list(FEATURES)})
+    broken = TreeRanker(FEATURES, "not a lightgbm model", 1.0, 0.0)
+    with pytest.raises(InputError, match="bad ranker trees"):
+        broken.logits(np.zeros((1, len(FEATURES))))
 
 
 def test_candidate_features(lexical: HybridIndex) -> None:

@@ -41,7 +41,7 @@ ENV_PREFIX = "LAYOUTRAG_"
 class FusionStrategy(StrEnum):
     rrf = "rrf"  # plain RRF, the contract baseline
     weighted = "weighted"  # hand-set votes: lexical weight 1, dense `dense_weight`, doc/page/residual runs
-    learned = "learned"  # a linear model over candidate features (index/ranker.py, data/ranker.json)
+    learned = "learned"  # a model fit on candidate features: LambdaRank trees (index/ranker.py, data/ranker.json)
 
 
 class _Group(BaseModel):

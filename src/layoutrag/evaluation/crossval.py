@@ -32,7 +32,7 @@ from layoutrag.config import HitSettings, Settings, load_settings
 from layoutrag.evaluation.harness import RegionQuery, evaluate, load_queries, to_hit
 from layoutrag.evaluation.metrics import RegionQueryResult, covers, region_metrics
 from layoutrag.index.options import SearchOptions
-from layoutrag.index.ranker import FEATURES, LinearRanker, ranked_candidates
+from layoutrag.index.ranker import FEATURES, LinearRanker, Ranker, TreeRanker, ranked_candidates
 from layoutrag.records import Chunk
 from layoutrag.storage import DataDir
 
@@ -238,59 +238,23 @@ def fit_ranker(
     )
 
 
-class TreeRanker:
-    """Gradient-boosted trees (LightGBM's LambdaRank) over the same candidate features, with a 1-D
-    Platt fit on its scores so a score is a probability (the unit choice reads probabilities).
-    Evaluation only for now (`benchmarks/crossval.py --systems trees,...`): it needs lightgbm at
-    search time, and the shipped ranker stays linear. Settings are LightGBM's usual ones, set once
-    before any run (200 trees, learning rate 0.05, 15 leaves, 20 rows a leaf), not tuned."""
-
-    def __init__(self, booster: Any, a: float, b: float, page_below: tuple[tuple[int, float], ...] = ()):
-        self.booster, self.a, self.b, self.page_below = booster, a, b, page_below
-        self.features = FEATURES
-
-    @property
-    def n_parameters(self) -> str:
-        return f"{self.booster.num_trees()} trees"
-
-    def logits(self, X: np.ndarray) -> np.ndarray:
-        return np.asarray(self.a * self.booster.predict(X) + self.b, dtype=np.float64)
-
-    def score(self, X: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-self.logits(X)))
-
-    def page_threshold(self, page_members: int) -> float | None:
-        return dict(self.page_below).get(int(page_members))
-
-    def with_page_below(self, thresholds: dict[int, float]) -> TreeRanker:
-        return TreeRanker(self.booster, self.a, self.b, tuple(sorted(thresholds.items())))
-
-
-def fit_trees(rows: Rows, *, exclude_fold: int | None = None, exclude: Sequence[int] = ()) -> TreeRanker:
-    """LambdaRank trees on the rows outside the excluded folds (queries with a positive only)."""
-    import lightgbm as lgb
-    from sklearn.linear_model import LogisticRegression
-
-    idx = np.flatnonzero(_training_mask(rows, {exclude_fold, *exclude} - {None}))
-    idx = idx[np.argsort(rows.qid[idx], kind="stable")]
-    _, counts = np.unique(rows.qid[idx], return_counts=True)
-    model = lgb.LGBMRanker(
-        n_estimators=200, learning_rate=0.05, num_leaves=15, min_child_samples=20, verbose=-1, n_jobs=1
-    )
-    model.fit(rows.X[idx], rows.y[idx], group=counts)
-    raw = np.asarray(model.booster_.predict(rows.X[idx]), dtype=np.float64)
-    platt = LogisticRegression(C=RANKER_C, max_iter=2000).fit(raw[:, None], rows.y[idx])
-    return TreeRanker(model.booster_, float(platt.coef_[0][0]), float(platt.intercept_[0]))
+def fit_trees(
+    rows: Rows, *, exclude_fold: int | None = None, exclude: Sequence[int] = (), meta: dict | None = None
+) -> TreeRanker:
+    """LambdaRank trees (`ranker.TreeRanker`) on the rows outside the excluded folds, queries with
+    a positive candidate only (as `fit_ranker`)."""
+    keep = _training_mask(rows, {exclude_fold, *exclude} - {None})
+    info = {"rows": int(keep.sum()), "positives": int(rows.y[keep].sum()), **(meta or {})}
+    info["queries"] = len(set(rows.qid[keep].tolist()))
+    return TreeRanker.fit(rows.X[keep], rows.y[keep], rows.qid[keep], meta=info)
 
 
 # --------------------------------------------------------------------------- unit choice
 LEAKAGE_BUDGET = {3: 2.0, 1: 1.5}  # median leakage the product promises per scoring (issue #12's bar)
-# probabilities of a chunk covering the evidence are mostly small: the grid is fine near 0
-PAGE_BELOW_GRID = (
-    0.0,
-    *(round(0.01 * i, 2) for i in range(1, 10)),
-    *(round(0.05 * i, 2) for i in range(2, 19)),
-)
+# probabilities of a chunk covering the evidence are mostly small (most candidates are below 0.01):
+# the grid is log-spaced, eight steps a decade from 0.001 to 1, so the choice is not stuck between
+# "no page units" (0) and a first step that already turns many hits into pages
+PAGE_BELOW_GRID = (0.0, *sorted({round(float(10 ** (-3 + i / 8)), 4) for i in range(25)}))
 
 
 def _as_hits(ix: Any, assembled: list) -> list:
@@ -312,7 +276,7 @@ def _as_hits(ix: Any, assembled: list) -> list:
 
 
 def threshold_results(
-    rows: Rows, ranker: LinearRanker, row_mask: np.ndarray, hits: HitSettings, *, k: int = 5
+    rows: Rows, ranker: Ranker, row_mask: np.ndarray, hits: HitSettings, *, k: int = 5
 ) -> dict[float, list[RegionQueryResult]]:
     """Per grid threshold: the results of the queries of `row_mask` (queries the ranker was not fit
     on), by running the hit assembly on the candidates' probabilities (no search again; a query
@@ -476,7 +440,7 @@ def index_searcher(options: SearchOptions) -> SystemFactory:
     return factory
 
 
-def learned_searcher(rankers: dict[int, LinearRanker]) -> SystemFactory:
+def learned_searcher(rankers: dict[int, Ranker]) -> SystemFactory:
     """The learned ranker of each fold (fit without that fold's documents)."""
     from layoutrag.config import FusionSettings, FusionStrategy
 

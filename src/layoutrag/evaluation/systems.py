@@ -258,7 +258,7 @@ def compare_systems(ctx: EvalContext, *, need_documents: bool) -> list[SystemSpe
             _strategy(ctx, name, note)
             for name, note in (
                 ("weighted", "the hand-set votes (FusionSettings)"),
-                ("learned", "the shipped linear ranker (data/ranker.json)"),
+                ("learned", "the shipped learned ranker (data/ranker.json)"),
             )
             if name != ctx.settings.fusion.strategy.value
         ],

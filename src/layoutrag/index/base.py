@@ -44,7 +44,7 @@ from layoutrag.index.query import (
     query_codes,
     wanted_family,
 )
-from layoutrag.index.ranker import LinearRanker, candidate_features, default_ranker, ranked_candidates
+from layoutrag.index.ranker import Ranker, candidate_features, default_ranker, ranked_candidates
 from layoutrag.index.spec_constraints import boost_constraints
 from layoutrag.index.tokenizer import CJK_RE, Tokenizer, is_part_like, normalize_text
 from layoutrag.records import Box, Chunk, DocumentCard, EvidencePackage, Region, SearchFilters
@@ -364,7 +364,7 @@ class SearchIndex:
         return candidate_features(self, query, lex, (b_idx, b_score, d_idx, d_score), mask)
 
     def _learned(
-        self, query: str, lex: dict[str, float], runs: Runs, mask: Any, ranker: LinearRanker
+        self, query: str, lex: dict[str, float], runs: Runs, mask: Any, ranker: Ranker
     ) -> list[tuple[int, float]]:
         cands, X = candidate_features(self, query, lex, runs, mask)
         if not len(cands):

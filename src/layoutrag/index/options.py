@@ -10,7 +10,7 @@ from layoutrag.config import FusionSettings, FusionStrategy, HitSettings, Settin
 from layoutrag.errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from layoutrag.index.ranker import LinearRanker
+    from layoutrag.index.ranker import Ranker
 
 __all__ = ["FUSION_CHOICES", "MODES", "SearchOptions"]
 
@@ -28,7 +28,7 @@ class SearchOptions:
     mode: str = "fused"
     fusion: FusionSettings | None = None
     hits: HitSettings | None = None
-    ranker: LinearRanker | None = None
+    ranker: Ranker | None = None
     doc_boost: bool = True
     expand_glossary: bool = True
     units: bool = True  # the learned ranker may return a chunk's page as the hit (hits.py)

@@ -1,15 +1,16 @@
 """The learned ranker (`fusion = learned`): candidate chunks from every run, a feature vector per
-candidate, a linear model fit offline (scikit-learn's LogisticRegression, `benchmarks/train_ranker.py`)
-and shipped as `data/ranker.json`; scoring is numpy only.
+candidate, and a model fit offline (`benchmarks/train_ranker.py`) and shipped as `data/ranker.json`:
+either gradient-boosted trees (LightGBM's LambdaRank, `TreeRanker`) or a linear model (scikit-learn's
+LogisticRegression on candidate pairs, `LinearRanker`); `load_ranker` reads either.
 
     candidates  BM25 top `BM25_DEPTH` ∪ dense top `DENSE_DEPTH` ∪ chunks of the page run's top
                 `PAGE_DEPTH` pages ∪ the residual run's top `RESIDUAL_DEPTH` (filters respected)
     features    `FEATURES` below: each run's rank and score, the document and page runs, part-number
                 match, how much of the query the chunk / its section / its best table row holds,
                 block family against the family asked for, position and size on the page
-    score       sigmoid(standardized features . coef + intercept): the model's probability that
-                the chunk covers the evidence region (training label: its member boxes on the gold
-                page cover >= 95 % of the gold region)
+    score       sigmoid(a . model(features) + b), a and b a 1-D Platt fit on the model's training
+                rows: the probability that the chunk covers the evidence region (training label: its
+                member boxes on the gold page cover >= 95 % of the gold region)
 
 The model is the only fitted part: no per-feature weight is set by hand. What a feature *is* is
 fixed in code (and listed in the weights file, which must match it).
@@ -21,7 +22,7 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
@@ -34,9 +35,12 @@ from layoutrag.index.query import wanted_family
 __all__ = [
     "FEATURES",
     "LinearRanker",
+    "Ranker",
     "RankingIndex",
+    "TreeRanker",
     "candidate_features",
     "default_ranker",
+    "load_ranker",
     "ranked_candidates",
 ]
 
@@ -314,6 +318,7 @@ class LinearRanker:
 
     def to_json(self) -> dict:
         return {
+            "kind": "linear",
             "model": "linear model over standardized features: logistic regression (scikit-learn), see meta.objective",
             "features": list(self.features),
             "mean": [round(float(x), 8) for x in self.mean],
@@ -400,8 +405,134 @@ class LinearRanker:
         )
 
 
+# LightGBM's usual settings, set once before any run and not tuned on the folds
+TREE_SETTINGS: dict[str, Any] = {
+    "n_estimators": 200,
+    "learning_rate": 0.05,
+    "num_leaves": 15,
+    "min_child_samples": 20,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class TreeRanker:
+    """Gradient-boosted trees (LightGBM's LambdaRank objective: the order of candidates within a
+    query) over the same features, with a 1-D Platt fit of the labels on the trees' scores so a
+    score is a probability (the unit choice compares it with `page_below`). The trees ship in
+    LightGBM's own text format inside the weights file; scoring needs lightgbm (a dependency)."""
+
+    features: tuple[str, ...]
+    model_text: str  # lightgbm.Booster.model_to_string()
+    a: float
+    b: float
+    meta: tuple[tuple[str, str], ...] = ()
+    page_below: tuple[tuple[int, float], ...] = ()
+
+    def __post_init__(self) -> None:
+        if tuple(self.features) != FEATURES:
+            missing = sorted(set(FEATURES) ^ set(self.features))
+            raise InputError(f"ranker weights do not match the features in code (differ: {missing[:5]})")
+
+    @cached_property
+    def booster(self) -> Any:
+        import lightgbm as lgb
+
+        try:
+            booster = lgb.Booster(model_str=self.model_text)
+        except lgb.basic.LightGBMError as e:
+            raise InputError(f"bad ranker trees: {str(e).splitlines()[0]}") from None
+        if booster.num_feature() != len(FEATURES):
+            raise InputError(f"ranker trees read {booster.num_feature()} features, the code makes {len(FEATURES)}")
+        return booster
+
+    @property
+    def n_parameters(self) -> str:
+        return f"{self.booster.num_trees()} trees + 2 (Platt) + {len(self.page_below)}"
+
+    def page_threshold(self, page_members: int) -> float | None:
+        return dict(self.page_below).get(int(page_members))
+
+    def with_page_below(self, thresholds: dict[int, float]) -> TreeRanker:
+        return replace(self, page_below=tuple(sorted((int(m), float(t)) for m, t in thresholds.items())))
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        if not len(X):
+            return np.zeros(0, dtype=np.float64)
+        raw = self.booster.predict(np.asarray(X, dtype=np.float64), num_threads=1)
+        return np.asarray(self.a * raw + self.b, dtype=np.float64)
+
+    def score(self, X: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+    def to_json(self) -> dict:
+        return {
+            "kind": "trees",
+            "model": "gradient-boosted trees, LightGBM LambdaRank, + Platt scaling (a * trees + b)",
+            "features": list(self.features),
+            "platt": [round(self.a, 10), round(self.b, 10)],
+            "page_below": {str(m): round(t, 8) for m, t in self.page_below},
+            "meta": dict(self.meta),
+            "trees": self.model_text,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict) -> TreeRanker:
+        try:
+            a, b = (float(x) for x in obj["platt"])
+            return cls(
+                features=tuple(obj["features"]),
+                model_text=str(obj["trees"]),
+                a=a,
+                b=b,
+                meta=tuple((str(k), str(v)) for k, v in (obj.get("meta") or {}).items()),
+                page_below=tuple(
+                    sorted((int(m), float(t)) for m, t in (obj.get("page_below") or {}).items())
+                ),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise InputError(f"bad ranker weights: {e}") from None
+
+    @classmethod
+    def fit(cls, X: np.ndarray, y: np.ndarray, groups: np.ndarray, *, meta: dict | None = None) -> TreeRanker:
+        """LambdaRank on candidate rows grouped by query (rows of one query need not be adjacent),
+        then Platt scaling on the training rows' scores (needs scikit-learn: the `learn` extra)."""
+        import lightgbm as lgb
+        from sklearn.linear_model import LogisticRegression
+
+        order = np.argsort(np.asarray(groups), kind="stable")
+        X, y, groups = X[order], y[order], np.asarray(groups)[order]
+        _, counts = np.unique(groups, return_counts=True)
+        model = lgb.LGBMRanker(**TREE_SETTINGS, verbose=-1, n_jobs=1)
+        model.fit(X, y, group=counts)
+        raw = np.asarray(model.booster_.predict(X, num_threads=1), dtype=np.float64)
+        platt = LogisticRegression(max_iter=2000).fit(raw[:, None], y)
+        info = {"objective": "lambdarank", **{k: str(v) for k, v in TREE_SETTINGS.items()}, **(meta or {})}
+        return cls(
+            features=FEATURES,
+            model_text=model.booster_.model_to_string(),
+            a=float(platt.coef_[0][0]),
+            b=float(platt.intercept_[0]),
+            meta=tuple((str(k), str(v)) for k, v in info.items()),
+        )
+
+
+Ranker = LinearRanker | TreeRanker
+
+
+def load_ranker(obj: dict) -> Ranker:
+    """A weights file's ranker: `kind` trees or linear (a file without `kind` is linear)."""
+    if not isinstance(obj, dict):
+        raise InputError("bad ranker weights: not a JSON object")
+    kind = obj.get("kind", "linear")
+    if kind == "trees":
+        return TreeRanker.from_json(obj)
+    if kind == "linear":
+        return LinearRanker.from_json(obj)
+    raise InputError(f"bad ranker weights: unknown kind {kind!r} (trees, linear)")
+
+
 @cache
-def default_ranker() -> LinearRanker:
+def default_ranker() -> Ranker:
     """The shipped weights (`layoutrag/data/ranker.json`, trained on every dev fold)."""
     text = resources.files("layoutrag").joinpath("data/ranker.json").read_text(encoding="utf-8")
-    return LinearRanker.from_json(json.loads(text))
+    return load_ranker(json.loads(text))
