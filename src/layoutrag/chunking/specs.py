@@ -63,7 +63,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-3"
+SPEC_STAGE_VERSION = "specs-4"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -146,8 +146,9 @@ def specs_and_save(data: DataDir, doc_id: str) -> int:
                 words_cache = {p.page: p.words for p in doc.pages}
         return words_cache.get(page, [])
 
-    specs = extract_specs(dc.card, dc.chunks, words)
-    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs))
+    withheld: list[SpecValue] = []
+    specs = extract_specs(dc.card, dc.chunks, words, withheld)
+    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld))
     return len(specs)
 
 
@@ -162,28 +163,124 @@ def default_part(card: DocumentCard) -> str:
 
 
 def extract_specs(
-    card: DocumentCard, chunks: list[Chunk], words: Callable[[int], list[Word]] | None = None
+    card: DocumentCard,
+    chunks: list[Chunk],
+    words: Callable[[int], list[Word]] | None = None,
+    withheld: list[SpecValue] | None = None,
 ) -> list[SpecValue]:
+    """The values of a document's table chunks that pass the confidence gate (`_doubt`); the
+    doubted ones (their `doubt` set) go to `withheld` when a list is given, else are dropped."""
     out: list[SpecValue] = []
     part = default_part(card)
+    parts = (*card.series, *card.part_numbers)
     for c in chunks:
         if c.block_type != "table" or not c.rows:
             continue
-        values = _table_specs(card.doc_id, part, c, words, (*card.series, *card.part_numbers))
+        values = _table_specs(card.doc_id, part, c, words, parts)
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
         for v in values:
             if v.table != "ordering" and ratings:
                 v.table = "ratings"
-        out.extend(values)
+            v.doubt = v.doubt or _doubt(v)
+            if not v.doubt:
+                out.append(v)
+            elif withheld is not None:
+                withheld.append(v)
     return out
 
 
 def chunk_specs(chunk: Chunk) -> list[SpecValue]:
     """The spec values of one table chunk read from its rows alone (no page words, no document
-    card: the part is left empty) - what search checks a query's numeric constraints against."""
+    card: the part is left empty) - what search checks a query's numeric constraints against.
+    Values the gate doubts are left out, as from the stored specs."""
     if chunk.block_type != "table" or not chunk.rows:
         return []
-    return _table_specs(chunk.doc_id, "", chunk, None)
+    out = []
+    for v in _table_specs(chunk.doc_id, "", chunk, None):
+        v.doubt = v.doubt or _doubt(v)
+        if not v.doubt:
+            out.append(v)
+    return out
+
+
+# --------------------------------------------------------------------------- the confidence gate
+# The head noun of a printed name and the canonical units a value so named can have (a "... current"
+# in V is a misread row or column). Source: SI quantities (voltage V, current A, ...); thermal
+# resistance is printed in °C/W (JEDEC JESD51), noise densities per √Hz.
+_HEAD_UNITS: dict[str, tuple[str, ...]] = {
+    "voltage": ("V", "V/√Hz"),
+    "voltages": ("V",),
+    "current": ("A", "A/√Hz"),
+    "currents": ("A",),
+    "frequency": ("Hz",),
+    "capacitance": ("F",),
+    "inductance": ("H",),
+    "resistance": ("ohm", "°C/W"),
+    "impedance": ("ohm", "°C/W"),
+    "temperature": ("°C",),
+    "power": ("W", "dBm"),
+    "time": ("s",),
+    "delay": ("s",),
+    "电压": ("V",),
+    "电流": ("A",),
+    "频率": ("Hz",),
+    "电容": ("F",),
+    "电阻": ("ohm", "°C/W"),
+    "温度": ("°C",),
+    "功率": ("W", "dBm"),
+    "时间": ("s",),
+}
+_NUMBER_RE = re.compile(r"(?<![A-Za-zµΩ\d.,])\d+(?:[.,]\d+)*")
+_CODE_RE = re.compile(r"\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,}\b")
+
+
+def _numbers_in(text: str) -> int:
+    """How many numbers a value cell prints (footnote markers and parenthesised conditions not
+    counted; "4u7", "m2", "√Hz" are one number or none)."""
+    t = split_footnotes(text)[0]
+    t = re.sub(r"\([^()]*\)", " ", t)
+    t = re.sub(r"(\d)[pnuµmkKMGR](\d)", r"\1\2", t)
+    return len(_NUMBER_RE.findall(t))
+
+
+def _doubt(v: SpecValue) -> str:
+    """Why a reading is not to be trusted, or "" (the gate): the numbers out of order (min > max),
+    a unit that is not the named quantity's, a name that is no name ("(note", a lone symbol), a
+    number that is a piece of a part number in its row, a parameter column guessed without a
+    header for a name no vocabulary knows."""
+    nums = [x for x in (v.min, v.typ, v.max) if x is not None]
+    rising = all(a <= b for a, b in zip(nums, nums[1:], strict=False))
+    # a P-channel part's "-0.5 | -0.9 | -1.3" prints magnitudes growing: read as printed, not doubted
+    falling_negative = all(x <= 0 for x in nums) and all(a >= b for a, b in zip(nums, nums[1:], strict=False))
+    if not rising and not falling_negative:
+        return "order"
+    name = _norm_printed(v.parameter_printed)
+    if not v.known and (not re.search(r"[^\W\d_]", name) or re.match(r"^\(|^notes?\b", name)):
+        return "name"
+    if not v.known and v.unit and not _MODIFIED_RE.search(name):
+        head = re.findall(r"[a-z]+|[\u4e00-\u9fff]{2}$", name)
+        want = _HEAD_UNITS.get(head[-1]) if head else None
+        if want is not None and v.unit not in want:
+            return "unit"
+    for c in v.cells:
+        for code in _CODE_RE.findall(fold(c.text)):
+            if parse_unit(code) is None and parse_value(code) is None:
+                return "code"  # "LM2904-N", "SOT-23" in a value cell: its number is a piece of a name
+    return ""
+
+
+_MODIFIED_RE = re.compile(
+    r"\b(?:offset|drift|deviation|error|variation|change|shift|ripple|noise|coefficient|tempco|"
+    r"hysteresis|mismatch|regulation|rejection|sensitivity|linearity|accuracy|tolerance|stability|"
+    r"ratio|gain|density|rate|slope|per|vs|versus)\b|/"
+)
+
+
+def _norm_printed(text: str) -> str:
+    t = split_footnotes(fold(text).lower())[0]
+    if not t.startswith("("):
+        t = re.sub(r"\s*\((?:[^()]*)\)\s*$|\s*\([^()]*$", "", t).strip()  # "(note 1)", "(VDDIO power"
+    return t
 
 
 _RATINGS_RE = re.compile(
@@ -211,6 +308,12 @@ class _Cols:
     head_boxes: list[BBox] = field(default_factory=list)  # the last header row's cell boxes
     part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
     groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
+    guessed: bool = False  # the parameter column was guessed, no header names it
+
+    @property
+    def strength(self) -> int:
+        """How many header cells name a column's role (Min, Typ, Max, Unit, Symbol, ...)."""
+        return sum(1 for r in self.roles.values() if r != "parameter")
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
@@ -284,8 +387,10 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
         first = next((i for i in range(len(header_rows[-1].cells)) if i not in cols.roles), None)
         if first is not None and first < (cols.col("value") or 0):
             cols.roles[first] = "parameter"
+            cols.guessed = True
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
+        cols.guessed = True
     if cols.kind == "" and header_rows:
         for i, cell in enumerate(header_rows[-1].cells):
             if i == 0 or i in cols.roles or not cell.strip():
@@ -412,6 +517,12 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     # that is the name, the words on each value line are that line's condition
     pcol, ccol = cols.col("parameter"), cols.col("conditions")
     head = [w for w in inside if column(w) == pcol and w.bbox_pdf.center[1] < value_lines[0] - 2.5]
+    # a table printed as one grid row (no rules between its lines: a ratings list): every value
+    # line has a name of its own in the Parameter column (and a symbol in the Symbol column) - each
+    # line is its own parameter; a line whose name is a condition ("VCC = 5 V") continues the one above
+    for i in (pcol, cols.col("symbol")):
+        if i is not None and not head and all(any(column(w) == i for w in band) for band in bands):
+            shared.discard(i)
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
@@ -729,6 +840,9 @@ def _long_row(
     if not per_group:
         return [], (name, symbol, unit_text) if name else prev
     inherited = False
+    cond_name = ""
+    if name and not symbol and prev is not None and _is_condition(name):
+        cond_name, name = name, ""  # "VCC = 5 V" under "Supply current": a condition of the row above
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
         unit_text = unit_text or prev[2]
@@ -737,8 +851,11 @@ def _long_row(
         return [], prev
     keep = (name, symbol, unit_text)
     out: list[tuple[str, SpecValue]] = []
+    qual = _qualifier(row, cols)
     for g, filled in per_group:
         conditions = _cell(row, ccol)
+        if cond_name:
+            conditions = f"{cond_name}; {conditions}" if conditions else cond_name
         if g.label and not g.part:
             conditions = f"{conditions}; {g.label}" if conditions else g.label
         v = SpecValue(
@@ -756,11 +873,17 @@ def _long_row(
         tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
         for i, r, t, box in filled:
             hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
+            if qual and r == "value":
+                r = qual[0]  # "72 | µH | min.": the lone number is a minimum
+                hint = qual[1] or hint
             pv = parse_value(t, hint, r)
             if pv is None or pv.empty:
                 continue
             if v.unit and pv.unit != v.unit:
                 continue
+            used = 2 if pv.min is not None and pv.max is not None and not pv.tolerance else 1
+            if _numbers_in(t) > used:
+                v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
             v.unit, v.unit_printed = pv.unit, pv.unit_printed
             v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
             if pv.tolerance and r == "typ":
@@ -783,13 +906,62 @@ def _long_row(
             continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
         pid, known = match_parameter(name, symbol, unit=v.unit)
         if known and parameter_unit(pid) not in (v.unit, None):
+            if parameter_unit(pid):  # a quantity in another unit (not a text parameter: "Output")
+                v.doubt = v.doubt or "unit"  # "Supply current ... V": the row or the column is misread
             pid, known = fold(name).lower(), False
+        if cols.guessed and cols.strength < 2 and not known:
+            # no Parameter header, one header word (a lone "Value") and a name no vocabulary knows
+            v.doubt = v.doubt or "header"
         v.parameter, v.known = pid, known
         v.value_text = " / ".join(texts)
         out.append((g.label, v))
     if not out:
         return [], (prev if inherited else keep)
     return out, keep
+
+
+_QUAL_WORD = r"(min|max|typ|minimum|maximum|typical|nom|nominal)\.?"
+_CONDITION_RE = re.compile(
+    r"^(?:@|at\s|for\s|with\s|over\s|when\s|[A-Za-z][\w(),]{0,10}\s*(?:=|<|>|≤|≥)\s*[-+]?\d|"
+    r"[-+]?\d+(?:\.\d+)?\s*°C\b)",
+    re.IGNORECASE,
+)
+
+
+def _is_condition(name: str) -> bool:
+    """Is a Parameter cell's text a test condition ("VCC = 5 V", "at 25 °C", "-40 °C to 85 °C")
+    rather than a name: it begins like one and, the conditions taken out, names nothing (no two
+    words of four letters and more left)."""
+    t = fold(name)
+    if not _CONDITION_RE.match(t):
+        return False
+    rest = re.sub(r"[A-Za-z][\w(),]*\s*(?:=|<|>|≤|≥)\s*[-+]?[\d.]+\s*[^\s,;]*", " ", t)
+    rest = re.sub(
+        r"\b(?:at|for|with|over|when|to|and|or|unless|otherwise|noted)\b|@", " ", rest, flags=re.IGNORECASE
+    )
+    return len(re.findall(r"[A-Za-z]{4,}", rest)) < 2
+
+
+def _qualifier(row: TableRow, cols: _Cols) -> tuple[str, str] | None:
+    """A row of a one-"Value"-column table that says which limit its number is, in a column of its
+    own ("72 | µH | min." under "Value | Unit | Tol.") or after the unit ("µH max."): (role, the
+    unit without the word). None when the row has Min/Typ/Max columns or says nothing."""
+    if any(r in ("min", "typ", "max") for r in cols.roles.values()):
+        return None
+    vcol = cols.col("value")
+    if vcol is None:
+        return None
+    ucol = cols.col("unit")
+    for i in range(vcol + 1, len(row.cells)):
+        if cols.roles.get(i) not in (None, "unit"):
+            continue
+        t = fold(row.cells[i]).strip()
+        m = re.fullmatch(rf"(.*?)\s*\b{_QUAL_WORD}", t, re.IGNORECASE)
+        if not m or (i != ucol and m.group(1)):
+            continue
+        role = {"min": "min", "minimum": "min", "max": "max", "maximum": "max"}.get(m.group(2).lower(), "typ")
+        return role, m.group(1) if i == ucol else ""
+    return None
 
 
 def _unit_in_name(name: str) -> str:
