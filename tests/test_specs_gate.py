@@ -6,6 +6,9 @@ continues the parameter above; "deviation", "drift", "offset" name another quant
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from layoutrag.chunking.specs import (
@@ -17,6 +20,7 @@ from layoutrag.chunking.specs import (
 )
 from layoutrag.parametric import find_parts, load_spec_store
 from layoutrag.records import Box, Chunk, DocChunks, Document, DocumentCard, SpecValue, TableRow, Word
+from layoutrag.service import LayoutRAG
 from layoutrag.specs import match_parameter, parse_constraint
 from layoutrag.storage import DataDir, atomic_write_json
 
@@ -119,6 +123,14 @@ def test_withheld_values_are_stored_apart_and_answer_no_query(tmp_path: Path) ->
     assert all(r.n_met == 0 for r in res.results)  # the withheld 20 mA min answers nothing
     res = find_parts(store, [parse_constraint("supply current <= 5 mA")])
     assert [r.n_met for r in res.results] == [1]
+    # inspectable: the service and the CLI list them with their doubt
+    assert [v.doubt for v in LayoutRAG(data.root).withheld_specs("d")] == ["order"]
+    r = subprocess.run(
+        [sys.executable, "-m", "layoutrag.cli", "specs", "part.pdf", "--withheld", "--json", "--data", str(data.root)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    assert [(v["parameter"], v["doubt"]) for v in json.loads(r.stdout)] == [("output_current", "order")]
     # a stored file of the old stage version is read again (the key names the version)
     old = ds.model_copy(update={"key": "k1+specs-3+x", "specs": [], "withheld": []})
     atomic_write_json(data.doc_dir("d") / "specs.json", old)
