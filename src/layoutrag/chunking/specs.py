@@ -517,12 +517,11 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     # that is the name, the words on each value line are that line's condition
     pcol, ccol = cols.col("parameter"), cols.col("conditions")
     head = [w for w in inside if column(w) == pcol and w.bbox_pdf.center[1] < value_lines[0] - 2.5]
-    # a table printed as one grid row (no rules between its lines: a ratings list): every value
-    # line has a name of its own in the Parameter column (and a symbol in the Symbol column) - each
-    # line is its own parameter; a line whose name is a condition ("VCC = 5 V") continues the one above
-    for i in (pcol, cols.col("symbol")):
-        if i is not None and not head and all(any(column(w) == i for w in band) for band in bands):
-            shared.discard(i)
+    if not head:
+        shared -= _own_per_line(
+            {i for i in (pcol, cols.col("symbol")) if i is not None},
+            [{column(w) for w in band} for band in bands],
+        )
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
@@ -561,6 +560,14 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
             )
         )
     return subs
+
+
+def _own_per_line(name_cols: set[int], band_cols: list[set[int | None]]) -> set[int]:
+    """The name columns (Parameter, Symbol) printing something on every value line of a grid row:
+    a table printed as one grid row (no rules between its lines: a ratings list), each line its own
+    parameter - not one name over several conditions (a line whose name is a condition, "VCC = 5 V",
+    continues the one above: `_is_condition`)."""
+    return {i for i in name_cols if all(i in cs for cs in band_cols)}
 
 
 def _part_columns(cols: _Cols, header_rows: list[TableRow], parts: tuple[str, ...]) -> None:
