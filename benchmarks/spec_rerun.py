@@ -1,6 +1,7 @@
 """Re-run the spec stage over a data dir's stored chunks and pages (no re-ingest): counts.
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
+        [--without gate|qualifier|conditions|one-row|modifiers ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -8,6 +9,9 @@ kept (what parametric queries read) and the values withheld by the confidence ga
 (``doubt``). ``--write`` also stores the result as each document's ``specs.json`` (the spec stage
 itself, ``specs_and_save``: run it on a copy of a shared data dir). ``--only``: a file of PDF file
 names, one a line - only those documents. ``--show-withheld``: every withheld value, one a line.
+``--without``: an ablation - the run (and what ``--write`` stores) without one specs-4 change: the
+gate (every value kept), the min./max. qualifier column, condition rows continuing the parameter
+above, one-row tables read per line, the offset/drift/deviation words.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import layoutrag.chunking.specs as stage
+import layoutrag.specs as specs_mod
 from layoutrag.chunking.specs import SPEC_STAGE_VERSION, extract_specs, specs_and_save
 from layoutrag.records import DocChunks, Document, SpecValue, Word
 from layoutrag.storage import DataDir
@@ -35,6 +41,31 @@ def rerun(data: DataDir, doc_id: str) -> tuple[DocChunks, list[SpecValue], list[
     return dc, kept, withheld
 
 
+def _without(change: str) -> None:
+    """Turn one specs-4 change off in this process (an ablation)."""
+    if change == "gate":
+        real = stage._long_row
+
+        def no_doubt(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+            vs, prev = real(*args, **kw)
+            for _, v in vs:
+                v.doubt = ""
+            return vs, prev
+
+        stage._long_row = no_doubt
+        stage._doubt = lambda v: ""
+    elif change == "qualifier":
+        stage._qualifier = lambda row, cols: None
+    elif change == "conditions":
+        stage._is_condition = lambda name: False
+    elif change == "one-row":
+        stage._own_per_line = lambda name_cols, band_cols: set()
+    elif change == "modifiers":
+        specs_mod._modified = lambda name, matched: False
+    else:
+        raise SystemExit(f"--without: unknown change {change!r}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", type=Path)
@@ -42,7 +73,10 @@ def main() -> None:
     ap.add_argument("--only", type=Path, help="a file of PDF file names, one a line")
     ap.add_argument("--show-withheld", action="store_true")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--without", action="append", default=[])
     a = ap.parse_args()
+    for change in a.without:
+        _without(change)
     data = DataDir(a.data)
     only = None
     if a.only:
@@ -71,6 +105,7 @@ def main() -> None:
             specs_and_save(data, doc_id)
     out = {
         "spec_stage": SPEC_STAGE_VERSION,
+        "without": a.without,
         "documents": n_docs,
         "kept": n_kept,
         "withheld": sum(reasons.values()),
