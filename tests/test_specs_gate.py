@@ -89,20 +89,41 @@ def test_the_gate_withholds_doubtful_readings_with_their_reason() -> None:
     assert {v.parameter_printed for v in chunk_specs(_chunk(rows))} == {v.parameter_printed for v in kept}
 
 
-def test_a_guessed_parameter_column_under_a_lone_value_header_keeps_only_known_names() -> None:
-    head = _row(100, 110, [("Profile feature", 50, 200), ("", 200, 250), ("Value", 250, 350)], True)
+def test_ratios_under_a_quantitys_name_and_parenthesised_symbols_are_not_doubted() -> None:
     rows = [
-        head,
-        _row(110, 120, [("Preheat temperature", 50, 200), ("Ts", 200, 250), ("150 °C", 250, 350)]),
-        _row(120, 130, [("Operating temperature", 50, 200), ("TA", 200, 250), ("-40 to 85 °C", 250, 350)]),
+        HEAD,
+        _body(110, "Image frequency", "", "-29", "", "dB"),  # a rejection in dB, not a frequency
+        _body(120, "(ΔVOUT)ΔVIN Line regulation", "", "2", "", "mV"),  # a symbol in parentheses, then the name
+        _body(130, "all GPIOs are high-impedance", "", "130", "", "µA"),  # "high-impedance" is no head noun
+        _body(140, "(peak-to-peak)", "", "80", "", "µA"),  # nothing but a parenthesis: no name
+        _body(150, "-", "3.0", "3.3", "3.6", "V"),  # a dash: no name
     ]
     kept, held = _read(rows)
-    assert [(v.parameter, v.min, v.max) for v in kept] == [("operating_temperature", -40.0, 85.0)]
-    assert [(v.parameter_printed, v.doubt) for v in held] == [("Preheat temperature", "header")]
-    # the same names under a real header (Parameter | Symbol | Value) are not doubted
-    strong = _row(100, 110, [("Parameter", 50, 200), ("Symbol", 200, 250), ("Value", 250, 350)], True)
-    kept, held = _read([strong, *rows[1:]])
-    assert len(kept) == 2 and not held
+    assert [(v.parameter_printed, v.typ) for v in kept] == [
+        ("Image frequency", -29.0),
+        ("(ΔVOUT)ΔVIN Line regulation", 0.002),
+        ("all GPIOs are high-impedance", 0.00013),
+    ]
+    assert [(v.parameter_printed, v.doubt) for v in held] == [("(peak-to-peak)", "name"), ("-", "name")]
+
+
+def test_letter_spaced_headers_infinite_limits_and_parameter_rows_under_a_named_group() -> None:
+    # "I T E M" is the Item header: the row's name is in its column, not in the Condition column
+    head = _row(100, 110, [("I T E M", 50, 150), ("CONDITION", 150, 220), ("MIN.", 220, 260), ("MAX.", 260, 300)], True)
+    body = _row(110, 120, [("AMBIENT TEMPERATURE", 50, 150), ("WIDE", 150, 220), ("-20°C", 220, 260), ("70°C", 260, 300)])
+    kept, _ = _read([head, body])
+    assert [(v.parameter, v.conditions, v.min, v.max) for v in kept] == [("operating_temperature", "WIDE", -20.0, 70.0)]
+    # "6 pF to ∞" (∞ in a symbol font) is a lower limit, not a typical 6 pF
+    head = _row(100, 110, [("Item", 50, 150), ("Symbol", 150, 200), ("Specifications", 200, 300)], True)
+    body = _row(110, 120, [("Load capacitance", 50, 150), ("CL", 150, 200), ("6 pF to \uf0a5", 200, 300)])
+    kept, _ = _read([head, body])
+    assert [(v.parameter, v.min, v.typ, v.max) for v in kept] == [("load_capacitance", 6e-12, None, None)]
+    # a column headed by a parameter ("SUPPLY VOLTAGE") over a table whose rows are parameters
+    # ("PARAMETER" header): the rows' values are not that parameter's
+    head = _row(100, 110, [("PARAMETER", 50, 150), ("SUPPLY VOLTAGE", 150, 300), ("REMARKS", 300, 400)], True)
+    body = _row(110, 120, [("Output voltage level", 50, 150), ("0.8Vp-p", 150, 300), ("Minimum", 300, 400)])
+    kept, held = _read([head, body])
+    assert not [v for v in kept + held if v.parameter == "supply_voltage"]
 
 
 def test_withheld_values_are_stored_apart_and_answer_no_query(tmp_path: Path) -> None:

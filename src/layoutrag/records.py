@@ -355,7 +355,7 @@ class SpecValue(Record):
     cells: list[SpecCell] = Field(default_factory=list)
     chunk_id: str = ""
     table: Literal["characteristics", "ratings", "ordering"] = "characteristics"  # absolute maximum ratings apart
-    # why the spec stage doubts this reading ("unit", "order", "numbers", "code", "header", "name"):
+    # why the spec stage doubts this reading ("unit", "order", "numbers", "code", "name"):
     # a doubted value is stored under DocSpecs.withheld, never among the values queries read
     doubt: str = ""
 

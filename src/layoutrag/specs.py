@@ -227,6 +227,13 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     paren = re.fullmatch(r"(.+?)\s*\(([^()]{3,})\)", t)
     if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
         t = paren.group(1).strip()
+    inf = re.fullmatch(r"(.+?)\s*(?:to|~|-)\s*\+?(?:∞|\uf0a5|inf(?:inity)?)\s*", t, re.IGNORECASE)
+    if inf:  # "6 pF to ∞" (∞ often in a symbol font, U+F0A5): a lower limit
+        low = parse_value(inf.group(1), unit_hint, "min")
+        if low is None or low.typ is not None or low.max is not None or low.tolerance:
+            return None
+        low.footnotes = notes + low.footnotes
+        return low
     m = _RANGE_RE.match(t)
     if m and re.fullmatch(r"-\d[\d.,]*\s+-\d[\d.,]*(\s*\S+)?", t):
         return None  # "-15.0 -15.3": two negative numbers (two lines of one cell), not a range

@@ -230,6 +230,10 @@ _HEAD_UNITS: dict[str, tuple[str, ...]] = {
     "功率": ("W", "dBm"),
     "时间": ("s",),
 }
+# units of a physical quantity: a value in one of them under another quantity's name is a misread
+# row or column; a ratio (dB, %, ppm) under a quantity's name is a relative spec (image-frequency
+# rejection in dB), not a misreading
+_QUANTITY_UNITS = frozenset({"V", "A", "Hz", "F", "ohm", "W", "s", "H", "°C"})
 _NUMBER_RE = re.compile(r"(?<![A-Za-zµΩ\d.,])\d+(?:[.,]\d+)*")
 _CODE_RE = re.compile(r"\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,}\b")
 
@@ -245,9 +249,10 @@ def _numbers_in(text: str) -> int:
 
 def _doubt(v: SpecValue) -> str:
     """Why a reading is not to be trusted, or "" (the gate): the numbers out of order (min > max),
-    a unit that is not the named quantity's, a name that is no name ("(note", a lone symbol), a
-    number that is a piece of a part number in its row, a parameter column guessed without a
-    header for a name no vocabulary knows."""
+    a physical unit that is not the named quantity's ("Supply current" in MHz; a ratio - dB, %,
+    ppm - under a quantity's name is a relative spec, not doubted), a name that is no name ("(note
+    9)", "-"), a value cell holding a part number or package code. `_long_row` adds "numbers" (more
+    numbers in a cell than the value holds) and "unit" (a vocabulary name in another quantity's unit)."""
     nums = [x for x in (v.min, v.typ, v.max) if x is not None]
     rising = all(a <= b for a, b in zip(nums, nums[1:], strict=False))
     # a P-channel part's "-0.5 | -0.9 | -1.3" prints magnitudes growing: read as printed, not doubted
@@ -255,11 +260,13 @@ def _doubt(v: SpecValue) -> str:
     if not rising and not falling_negative:
         return "order"
     name = _norm_printed(v.parameter_printed)
-    if not v.known and (not re.search(r"[^\W\d_]", name) or re.match(r"^\(|^notes?\b", name)):
+    bare = re.sub(r"\([^()]*\)?", " ", name)  # "(peak-to-peak)", "(note 2)": nothing left
+    if not v.known and (not re.search(r"[^\W\d_]", bare) or re.match(r"^\(?notes?\b", name)):
         return "name"
-    if not v.known and v.unit and not _MODIFIED_RE.search(name):
-        head = re.findall(r"[a-z]+|[\u4e00-\u9fff]{2}$", name)
-        want = _HEAD_UNITS.get(head[-1]) if head else None
+    if not v.known and v.unit in _QUANTITY_UNITS and not _MODIFIED_RE.search(name):
+        head = name.split()[-1] if name.split() else ""
+        head = head[-2:] if re.search(r"[\u4e00-\u9fff]{2}$", head) else head
+        want = _HEAD_UNITS.get(head)
         if want is not None and v.unit not in want:
             return "unit"
     for c in v.cells:
@@ -308,12 +315,6 @@ class _Cols:
     head_boxes: list[BBox] = field(default_factory=list)  # the last header row's cell boxes
     part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
     groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
-    guessed: bool = False  # the parameter column was guessed, no header names it
-
-    @property
-    def strength(self) -> int:
-        """How many header cells name a column's role (Min, Typ, Max, Unit, Symbol, ...)."""
-        return sum(1 for r in self.roles.values() if r != "parameter")
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
@@ -327,13 +328,15 @@ class _Cols:
             return "long"
         if "part" in rs:
             return "wide"
-        if self.named and not rs & set(_VALUE_ROLES):
+        if self.named and not rs & set(_VALUE_ROLES) and "parameter" not in rs:
             return "named"  # "Range | Temp. range (°C)": rows named by a grade, columns by a parameter
         return ""
 
 
 def _role_of(text: str) -> tuple[str | None, str]:
     t = split_footnotes(fold(text).strip())[0]  # "MAX(1)", "Typ.²"
+    if re.fullmatch(r"(?:[^\W\d_] ){2,}[^\W\d_]\.?", t):
+        t = t.replace(" ", "")  # a letter-spaced header: "I T E M"
     hint = ""
     m = re.fullmatch(r"(.+?)\s*[\(\[]\s*([^()\[\]]{1,8})\s*[\)\]]", t)
     if m and parse_unit(m.group(2)) is not None:
@@ -387,10 +390,8 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
         first = next((i for i in range(len(header_rows[-1].cells)) if i not in cols.roles), None)
         if first is not None and first < (cols.col("value") or 0):
             cols.roles[first] = "parameter"
-            cols.guessed = True
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
-        cols.guessed = True
     if cols.kind == "" and header_rows:
         for i, cell in enumerate(header_rows[-1].cells):
             if i == 0 or i in cols.roles or not cell.strip():
@@ -913,12 +914,9 @@ def _long_row(
             continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
         pid, known = match_parameter(name, symbol, unit=v.unit)
         if known and parameter_unit(pid) not in (v.unit, None):
-            if parameter_unit(pid):  # a quantity in another unit (not a text parameter: "Output")
+            if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
                 v.doubt = v.doubt or "unit"  # "Supply current ... V": the row or the column is misread
             pid, known = fold(name).lower(), False
-        if cols.guessed and cols.strength < 2 and not known:
-            # no Parameter header, one header word (a lone "Value") and a name no vocabulary knows
-            v.doubt = v.doubt or "header"
         v.parameter, v.known = pid, known
         v.value_text = " / ".join(texts)
         out.append((g.label, v))
