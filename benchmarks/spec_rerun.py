@@ -7,7 +7,8 @@ For every chunked document: its stored ``chunks.json`` and the words of its ``do
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
 kept (what parametric queries read) and the values withheld by the confidence gate, by reason
 (``doubt``). ``--write`` also stores the result as each document's ``specs.json`` (the spec stage
-itself, ``specs_and_save``: run it on a copy of a shared data dir). ``--only``: a file of PDF file
+itself, ``specs_and_save``, made afresh even where the stored file has the current key: run it on
+a copy of a shared data dir). ``--only``: a file of PDF file
 names, one a line - only those documents. ``--show-withheld``: every withheld value, one a line.
 ``--without``: an ablation - the run (and what ``--write`` stores) without one specs-4 change: the
 gate (every value kept), the min./max. qualifier column, condition rows continuing the parameter
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import layoutrag.chunking.specs as stage
 import layoutrag.specs as specs_mod
-from layoutrag.chunking.specs import SPEC_STAGE_VERSION, extract_specs, specs_and_save
+from layoutrag.chunking.specs import SPEC_STAGE_VERSION, extract_specs, specs_and_save, specs_json
 from layoutrag.records import DocChunks, Document, SpecValue, Word
 from layoutrag.storage import DataDir
 
@@ -101,7 +102,8 @@ def main() -> None:
                     f"{v.doubt:8} {dc.card.file_name} p{v.page} {v.parameter_printed[:50]!r} "
                     f"{v.value_text!r} -> {nums} {v.unit}"
                 )
-        if a.write:
+        if a.write:  # written afresh, even over a file of the same stage version (a rule changed)
+            specs_json(data, doc_id).unlink(missing_ok=True)
             specs_and_save(data, doc_id)
     out = {
         "spec_stage": SPEC_STAGE_VERSION,
