@@ -192,6 +192,11 @@ def test_a_ratings_table_printed_as_one_grid_row_is_read_per_line() -> None:
     one = _row(110, 140, [("Supply current", 50, 200), ("ICC", 200, 250), ("1 2 4", 250, 300), ("mA", 300, 350)])
     kept, _ = _read([head, one], _words([head, one], {0: [["Supply", "current"]], 1: [["ICC"]], 2: [["1"], ["2"], ["4"]], 3: [["mA"]]}))
     assert [(v.parameter, v.max) for v in kept] == [("supply_current", 0.001), ("supply_current", 0.002), ("supply_current", 0.004)]
+    # a name wrapped over the two value lines ("Zero gate voltage / drain current") is one name
+    two = _row(110, 130, [("Zero gate voltage drain current", 50, 200), ("IDSS", 200, 250), ("1 10", 250, 300), ("µA", 300, 350)])
+    words = _words([head, two], {0: [["Zero", "gate", "voltage"], ["drain", "current"]], 1: [["IDSS"]], 2: [["1"], ["10"]], 3: [["µA"]]})
+    kept, _ = _read([head, two], words)
+    assert [(v.parameter_printed, v.max) for v in kept] == [("Zero gate voltage drain current", 1e-06), ("Zero gate voltage drain current", 1e-05)]
 
 
 def test_a_min_or_max_column_says_which_limit_a_lone_value_is() -> None:
@@ -221,13 +226,15 @@ def test_a_condition_row_continues_the_parameter_above() -> None:
         _body(110, "Supply current", "", "1.2", "2", "mA"),
         _body(120, "VCC = 5 V", "", "2.5", "4", "mA"),
         _body(130, "at 25 °C", "", "3", "5", "mA"),
-        _body(140, "Output current", "", "", "20", "mA"),  # a name again: its own parameter
+        _body(140, "1.5 V (Vin = 2.9 V)", "", "0.3", "1", "mA"),  # an output variant: a condition too
+        _body(150, "Output current", "", "", "20", "mA"),  # a name again: its own parameter
     ]
     kept, held = _read(rows)
     assert [(v.parameter, v.conditions, v.max) for v in kept] == [
         ("supply_current", "", 0.002),
         ("supply_current", "VCC = 5 V", 0.004),
         ("supply_current", "at 25 °C", 0.005),
+        ("supply_current", "1.5 V (Vin = 2.9 V)", 0.001),
         ("output_current", "", 0.02),
     ]
     assert not held

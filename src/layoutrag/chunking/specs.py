@@ -521,7 +521,14 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     if not head:
         shared -= _own_per_line(
             {i for i in (pcol, cols.col("symbol")) if i is not None},
-            [{column(w) for w in band} for band in bands],
+            [
+                {
+                    i: " ".join(w.text for w in sorted(band, key=lambda w: w.bbox_pdf.x0) if column(w) == i)
+                    for i in {column(w) for w in band}
+                    if i is not None
+                }
+                for band in bands
+            ],
         )
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
@@ -563,12 +570,17 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     return subs
 
 
-def _own_per_line(name_cols: set[int], band_cols: list[set[int | None]]) -> set[int]:
+def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]]) -> set[int]:
     """The name columns (Parameter, Symbol) printing something on every value line of a grid row:
     a table printed as one grid row (no rules between its lines: a ratings list), each line its own
     parameter - not one name over several conditions (a line whose name is a condition, "VCC = 5 V",
-    continues the one above: `_is_condition`)."""
-    return {i for i in name_cols if all(i in cs for cs in band_cols)}
+    continues the one above: `_is_condition`), nor a name wrapped over the lines (a line beginning
+    with a small letter, "Zero gate voltage / drain current", goes on with the name above)."""
+    return {
+        i
+        for i in name_cols
+        if all(t.get(i) for t in band_texts) and not any(re.match(r"[a-z]", t[i]) for t in band_texts[1:])
+    }
 
 
 def _part_columns(cols: _Cols, header_rows: list[TableRow], parts: tuple[str, ...]) -> None:
@@ -849,7 +861,7 @@ def _long_row(
         return [], (name, symbol, unit_text) if name else prev
     inherited = False
     cond_name = ""
-    if name and not symbol and prev is not None and _is_condition(name):
+    if name and prev is not None and symbol in ("", prev[1]) and _is_condition(name):
         cond_name, name = name, ""  # "VCC = 5 V" under "Supply current": a condition of the row above
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
@@ -928,7 +940,7 @@ def _long_row(
 _QUAL_WORD = r"(min|max|typ|minimum|maximum|typical|nom|nominal)\.?"
 _CONDITION_RE = re.compile(
     r"^(?:@|at\s|for\s|with\s|over\s|when\s|[A-Za-z][\w(),]{0,10}\s*(?:=|<|>|≤|≥)\s*[-+]?\d|"
-    r"[-+]?\d+(?:\.\d+)?\s*°C\b)",
+    r"[-+]?\d+(?:\.\d+)?\s*(?:°C\b|[pnuµmkM]?(?:V|A|Hz|W|Ω)\b))",
     re.IGNORECASE,
 )
 
