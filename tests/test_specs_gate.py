@@ -226,7 +226,6 @@ def test_a_condition_row_continues_the_parameter_above() -> None:
         _body(110, "Supply current", "", "1.2", "2", "mA"),
         _body(120, "VCC = 5 V", "", "2.5", "4", "mA"),
         _body(130, "at 25 °C", "", "3", "5", "mA"),
-        _body(140, "1.5 V (Vin = 2.9 V)", "", "0.3", "1", "mA"),  # an output variant: a condition too
         _body(150, "Output current", "", "", "20", "mA"),  # a name again: its own parameter
     ]
     kept, held = _read(rows)
@@ -234,7 +233,6 @@ def test_a_condition_row_continues_the_parameter_above() -> None:
         ("supply_current", "", 0.002),
         ("supply_current", "VCC = 5 V", 0.004),
         ("supply_current", "at 25 °C", 0.005),
-        ("supply_current", "1.5 V (Vin = 2.9 V)", 0.001),
         ("output_current", "", 0.02),
     ]
     assert not held

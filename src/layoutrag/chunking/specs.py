@@ -940,7 +940,7 @@ def _long_row(
 _QUAL_WORD = r"(min|max|typ|minimum|maximum|typical|nom|nominal)\.?"
 _CONDITION_RE = re.compile(
     r"^(?:@|at\s|for\s|with\s|over\s|when\s|[A-Za-z][\w(),]{0,10}\s*(?:=|<|>|≤|≥)\s*[-+]?\d|"
-    r"[-+]?\d+(?:\.\d+)?\s*(?:°C\b|[pnuµmkM]?(?:V|A|Hz|W|Ω)\b))",
+    r"[-+]?\d+(?:\.\d+)?\s*°C\b)",
     re.IGNORECASE,
 )
 
