@@ -247,3 +247,48 @@ def test_offset_drift_and_deviation_are_not_the_base_quantity() -> None:
     # a vocabulary name that holds the word itself is still that parameter
     assert match_parameter("Input offset voltage", "", unit="V") == ("input_offset_voltage", True)
     assert match_parameter("Frequency stability", "", unit="ppm") == ("frequency_stability", True)
+
+
+def test_min_typ_max_printed_in_one_grid_cell_are_split_by_the_header_words() -> None:
+    # "MIN TYP† MAX" in one cell (no rules between the value columns), "2 10 30" under it
+    head = _row(100, 110, [("PARAMETER", 50, 200), ("MIN TYP† MAX", 200, 350), ("UNIT", 350, 400)], True)
+    rows = [
+        head,
+        _row(110, 120, [("Hysteresis", 50, 200), ("2 10 30", 200, 350), ("mV", 350, 400)]),
+        _row(120, 130, [("High-level output voltage", 50, 200), ("2.7 3.4", 200, 350), ("V", 350, 400)]),
+        _row(130, 140, [("Propagation delay time", 50, 200), ("6 12", 200, 350), ("ns", 350, 400)]),
+    ]
+    xs = {"MIN": 215, "TYP†": 265, "MAX": 315}
+    words = [Word(text=t, bbox_pdf=Box(x, 101, x + 20, 109)) for t, x in xs.items()]
+    for y, cells in ((111, (("2", 215), ("10", 265), ("30", 315))), (121, (("2.7", 215), ("3.4", 265))),
+                     (131, (("6", 265), ("12", 315)))):
+        words += [Word(text=t, bbox_pdf=Box(x, y, x + 12, y + 8)) for t, x in cells]
+    words += _words_of([r for r in rows], skip_col=1)
+    kept, held = _read(rows, words)
+    assert [(v.parameter_printed, v.min, v.typ, v.max, [c.role for c in v.cells]) for v in kept] == [
+        ("Hysteresis", 0.002, 0.01, 0.03, ["min", "typ", "max"]),
+        ("High-level output voltage", 2.7, 3.4, None, ["min", "typ"]),
+        ("Propagation delay time", None, 6e-09, 1.2e-08, ["typ", "max"]),
+    ]
+    assert kept[0].cells[1].bbox_pdf == Box(265, 111, 277, 119)  # the number's own box
+    assert not held
+    # a section printed as one grid row (several value lines in the merged cell) is left as it was
+    multi = _row(110, 130, [("Offset voltage Bias current", 50, 200), ("0.5 2.5 4 35", 200, 350), ("mV pA", 350, 400)])
+    words2 = [w for w in words if w.bbox_pdf.y0 < 110]
+    words2 += [Word(text=t, bbox_pdf=Box(x, y, x + 12, y + 8)) for t, x, y in
+               (("0.5", 265, 111), ("2.5", 315, 111), ("4", 265, 121), ("35", 315, 121))]
+    kept, held = _read([head, multi], words2)
+    assert kept == [] and held == []  # not split: the merged header names no value column, as before
+
+
+def _words_of(rows: list[TableRow], skip_col: int) -> list[Word]:
+    """The text layer's words of every cell but one column (placed by the test itself)."""
+    out: list[Word] = []
+    for r in rows:
+        for i, (t, b) in enumerate(zip(r.cells, r.cell_boxes, strict=True)):
+            toks = t.split()
+            if i == skip_col or not toks:
+                continue
+            w = (b.x1 - b.x0) / len(toks)
+            out += [Word(text=tok, bbox_pdf=Box(b.x0 + j * w + 1, b.y0 + 2, b.x0 + (j + 1) * w - 1, b.y1 - 2)) for j, tok in enumerate(toks)]
+    return out

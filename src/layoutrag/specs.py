@@ -136,7 +136,7 @@ def parse_number(text: str) -> float | None:
 
 
 _FOOT_RE = re.compile(
-    r"(?:\s*\(\s*(?:note\s*)?(\d{1,2}|[a-z]|\*+)\s*\)|\s*(?:note|注)\s*(\d{1,2})|(\*+)|([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|\s+(\d)\))",
+    r"(?:\s*\(\s*(?:note\s*)?(\d{1,2}|[a-z]|\*+)\s*\)|\s*(?:note|注)\s*(\d{1,2})|([*†‡§]+)|([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|\s+(\d)\))",
     re.IGNORECASE,
 )
 

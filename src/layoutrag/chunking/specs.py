@@ -334,7 +334,7 @@ class _Cols:
 
 
 def _role_of(text: str) -> tuple[str | None, str]:
-    t = split_footnotes(fold(text).strip())[0]  # "MAX(1)", "Typ.²"
+    t = split_footnotes(fold(text).strip())[0].rstrip(_MARKS)  # "MAX(1)", "Typ.²", "TYP†"
     if re.fullmatch(r"(?:[^\W\d_] ){2,}[^\W\d_]\.?", t):
         t = t.replace(" ", "")  # a letter-spaced header: "I T E M"
     hint = ""
@@ -345,6 +345,117 @@ def _role_of(text: str) -> tuple[str | None, str]:
         if rx.match(t):
             return role, hint
     return None, hint
+
+
+_MARKS = "†‡§*"
+
+
+def _merged_roles(cell: str) -> list[str] | None:
+    """The roles of a header cell printing several value columns' names ("MIN TYP† MAX": the
+    grid has no rule between them), else None."""
+    toks = cell.split()
+    roles = [_role_of(t)[0] for t in toks]
+    if len(toks) >= 2 and all(r in ("min", "typ", "max") for r in roles) and len(set(roles)) == len(roles):
+        return [r for r in roles if r is not None]
+    return None
+
+
+def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]] | None) -> list[TableRow]:
+    """A table whose header prints Min, Typ and Max in one grid cell (no rules between the value
+    columns: "MIN TYP MAX" over "2 10 30") with those columns split: each header word is a column,
+    each body word in that cell goes to the column whose header word its centre is nearest to.
+    Needs the page words (the header words' positions). Only a table whose every body row prints
+    one line of values there is split (a section printed as one grid row - names, symbols and
+    values of many parameters run together - is left as it was); rows of another grid end it."""
+    if words is None:
+        return rows
+    out: list[TableRow] = []
+    seg: list[tuple[TableRow, TableRow]] = []  # (row as stored, row split) since the merged header
+    ok = True
+    split: tuple[int, list[float], list[str], int] | None = None  # column, centres, header words, cells
+
+    def flush() -> None:
+        nonlocal seg, ok
+        out.extend(b if ok else a for a, b in seg)
+        seg, ok = [], True
+
+    for row in rows:
+        boxed = len(row.cell_boxes) == len(row.cells)
+        hit = next(
+            ((i, r) for i, cell in enumerate(row.cells) if (r := _merged_roles(fold(cell))) is not None), None
+        )
+        if boxed and hit is not None:
+            flush()
+            i, roles = hit
+            b = row.cell_boxes[i]
+            heads = sorted(
+                (
+                    w
+                    for w in words(row.page)
+                    if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5
+                    and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
+                    and _role_of(w.text)[0] in roles
+                ),
+                key=lambda w: w.bbox_pdf.x0,
+            )
+            if [_role_of(w.text)[0] for w in heads] == roles:
+                split = (i, [w.bbox_pdf.center[0] for w in heads], [w.text for w in heads], len(row.cells))
+                seg.append((row, _split_row(row, split, None)[0]))
+                continue
+            split = None
+        if split is not None and boxed and len(row.cells) == split[3]:
+            done, one_line = _split_row(row, split, words(row.page))
+            ok = ok and one_line
+            seg.append((row, done))
+        elif split is None or _is_header_row(row):
+            split = None
+            flush()
+            out.append(row)
+        else:
+            seg.append((row, row))  # a row of another grid inside the table: as it is
+    flush()
+    return out
+
+
+def _split_row(
+    row: TableRow, split: tuple[int, list[float], list[str], int], page_words: list[Word] | None
+) -> tuple[TableRow, bool]:
+    """Cell `i` of a row cut into one cell per merged value column (see `_split_merged_roles`), and
+    whether the cell held one line of values at most."""
+    i, centres, head_texts, _ = split
+    b = row.cell_boxes[i]
+    cuts = [b.x0] + [(a + c) / 2 for a, c in zip(centres, centres[1:], strict=False)] + [b.x1]
+    slots = [BBox(cuts[k], b.y0, cuts[k + 1], b.y1) for k in range(len(centres))]
+    one_line = True
+    if page_words is None:  # the header row itself
+        texts, boxes = list(head_texts), slots
+    else:
+        inside = [
+            w
+            for w in page_words
+            if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5
+            and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
+        ]
+        ys = sorted(w.bbox_pdf.center[1] for w in inside)
+        one_line = not ys or ys[-1] - ys[0] <= 2.5
+        got: list[list[Word]] = [[] for _ in centres]
+        for w in inside:
+            got[min(range(len(centres)), key=lambda k: abs(centres[k] - w.bbox_pdf.center[0]))].append(w)
+        for ws in got:
+            ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+        texts = [" ".join(w.text for w in ws) for ws in got]
+        boxes = [
+            union_box(w.bbox_pdf for w in ws) if ws else slot for ws, slot in zip(got, slots, strict=True)
+        ]
+    done = TableRow(
+        page=row.page,
+        bbox_pdf=row.bbox_pdf,
+        cells=[*row.cells[:i], *texts, *row.cells[i + 1 :]],
+        text=row.text,
+        is_header=row.is_header,
+        cell_boxes=[*row.cell_boxes[:i], *boxes, *row.cell_boxes[i + 1 :]],
+    )
+    return done, one_line
 
 
 def _is_header_row(row: TableRow) -> bool:
@@ -418,7 +529,7 @@ def _table_specs(
     before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
-    for row in c.rows:
+    for row in _split_merged_roles(c.rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
                 pending_header.append(before)
