@@ -60,7 +60,7 @@ def _without(change: str) -> None:
     elif change == "conditions":
         stage._is_condition = lambda name: False
     elif change == "one-row":
-        stage._own_per_line = lambda name_cols, band_cols: set()
+        stage._own_per_line = lambda name_cols, band_texts: set()
     elif change == "modifiers":
         specs_mod._modified = lambda name, matched: False
     else:
