@@ -1,11 +1,16 @@
 """Draw the real-datasheet spec sample for checking: N values from each of the first D documents
 (most values first), with what the PDF's text layer prints in the value's row and cell boxes.
 
-    python benchmarks/spec_real_sample.py DATA_DIR OUT.jsonl [--docs 20] [--per-doc 10] [--seed 0]
+    python benchmarks/spec_real_sample.py DATA_DIR OUT.jsonl [--docs 20] [--per-doc 10] [--seed 0] [--only NAMES.txt]
+        [--min-values N]
 
 Each line: the extracted value (parameter, numbers, unit, printed text, page, boxes) and
 `row_text_pdf` / `cell_text_pdf`: PyMuPDF's words inside the row box and the first cell's box,
 read from the source PDF (not from the chunks), for a person to compare with the parsed value.
+``--only``: a file of PDF file names, one a line - draw from those documents only (documents not
+drawn before, for a held-out draw). Values are drawn from ``specs`` (what queries read), never
+from ``withheld``. ``--min-values``: documents with at least N values take part (default: the
+per-document count), each giving min(per-doc, its values) values.
 The `verdict` field ("ok" / "wrong: why") is filled in by that person.
 """
 
@@ -34,7 +39,12 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=20)
     ap.add_argument("--per-doc", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", type=Path)
+    ap.add_argument("--min-values", type=int)
     a = ap.parse_args()
+    only = None
+    if a.only:
+        only = {x.strip() for x in a.only.read_text(encoding="utf-8").splitlines() if x.strip()}
     rng = random.Random(a.seed)
     docs = []
     for d in sorted((a.data / "docs").iterdir()):
@@ -43,13 +53,15 @@ def main() -> None:
             continue
         ds = DocSpecs.model_validate_json(sp.read_text(encoding="utf-8"))
         card = DocChunks.model_validate_json((d / "chunks.json").read_text(encoding="utf-8")).card
-        if len(ds.specs) >= a.per_doc:
+        if only is not None and card.file_name not in only:
+            continue
+        if len(ds.specs) >= (a.per_doc if a.min_values is None else a.min_values):
             docs.append((card.file_name, d, ds.specs))
     rng.shuffle(docs)
     lines = []
     for name, d, specs in sorted(docs[: a.docs]):
         pdf = pymupdf.open(d / "source.pdf")
-        for v in rng.sample(specs, a.per_doc):
+        for v in rng.sample(specs, min(a.per_doc, len(specs))):
             page = pdf[v.page - 1]
             lines.append(
                 {
@@ -70,6 +82,7 @@ def main() -> None:
                     "cell_bbox": list(v.cells[0].bbox_pdf),
                     "row_text_pdf": _text(page, list(v.row_bbox_pdf)),
                     "cell_text_pdf": _text(page, list(v.cells[0].bbox_pdf)),
+                    "conditions": v.conditions,
                     "verdict": "",
                 }
             )

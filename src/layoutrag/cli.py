@@ -248,6 +248,9 @@ def specs(
     product_type: Annotated[str | None, typer.Option("--type", help="Only this product type (crystal, TCXO, ...).")] = None,
     limit: Annotated[int, typer.Option("--limit", help="Results at most.")] = 50,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Run the spec stage over every chunked document first.")] = False,
+    withheld: Annotated[
+        bool, typer.Option("--withheld", help="List the document's withheld values (read but doubted), with the doubt.")
+    ] = False,
     data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print records as JSON.")] = False,
 ) -> None:
@@ -270,19 +273,20 @@ def specs(
             raise typer.Exit(1 if errors else 0)
     idx = LayoutRAG(root, settings=s)
     if doc is not None and not where and not query:
-        values = idx.specs(doc)
+        values = idx.withheld_specs(doc) if withheld else idx.specs(doc)
         if as_json:
             print(json.dumps([v.model_dump(mode="json") for v in values], ensure_ascii=False, indent=1))
             return
         for v in values:
             nums = " / ".join(f"{k} {_num(x, v.unit)}" for k, x in (("min", v.min), ("typ", v.typ), ("max", v.max)) if x is not None)
             box = ",".join(f"{x:.0f}" for x in v.cells[0].bbox_pdf) if v.cells else ""
+            doubt = f"[yellow]withheld: {escape(v.doubt)}[/yellow] " if v.doubt else ""
             console.print(
-                f"p{v.page} [bold]{escape(v.part)}[/bold] {escape(v.parameter)} ({escape(v.parameter_printed)}) "
+                f"{doubt}p{v.page} [bold]{escape(v.part)}[/bold] {escape(v.parameter)} ({escape(v.parameter_printed)}) "
                 f"{escape(nums)}  [dim]printed {escape(v.value_text)} {escape(v.unit_printed)}  cell [{box}] {v.table}[/dim]",
                 highlight=False,
             )
-        console.print(f"{len(values)} values")
+        console.print(f"{len(values)} {'withheld ' if withheld else ''}values")
         return
     if doc is not None:
         raise InputError("give either a document (to list its values) or --where/--query (to find parts), not both")

@@ -355,6 +355,9 @@ class SpecValue(Record):
     cells: list[SpecCell] = Field(default_factory=list)
     chunk_id: str = ""
     table: Literal["characteristics", "ratings", "ordering"] = "characteristics"  # absolute maximum ratings apart
+    # why the spec stage doubts this reading ("unit", "order", "numbers", "code", "name"):
+    # a doubted value is stored under DocSpecs.withheld, never among the values queries read
+    doubt: str = ""
 
 
 class DocSpecs(Record):
@@ -363,6 +366,8 @@ class DocSpecs(Record):
     key: str
     doc_id: str
     specs: list[SpecValue] = Field(default_factory=list)
+    # values the stage read but doubts (each with its `doubt`): shown on request, never an answer
+    withheld: list[SpecValue] = Field(default_factory=list)
 
 
 class SpecConstraint(Record):

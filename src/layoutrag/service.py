@@ -302,6 +302,13 @@ class LayoutRAG:
 
         return load_doc_specs(self.data, self.resolve_spec_doc(doc_id)).specs
 
+    def withheld_specs(self, doc_id: str) -> list[SpecValue]:
+        """The values the spec stage read from a document but doubts (each with its `doubt`):
+        stored for inspection, never an answer to a parametric query."""
+        from layoutrag.chunking.specs import load_doc_specs
+
+        return load_doc_specs(self.data, self.resolve_spec_doc(doc_id)).withheld
+
     def resolve_spec_doc(self, doc: str) -> str:
         """A doc id or the PDF's file name, among the documents with spec values, to a doc id (no
         index needed)."""

@@ -136,7 +136,7 @@ def parse_number(text: str) -> float | None:
 
 
 _FOOT_RE = re.compile(
-    r"(?:\s*\(\s*(?:note\s*)?(\d{1,2}|[a-z]|\*+)\s*\)|\s*(?:note|注)\s*(\d{1,2})|(\*+)|([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|\s+(\d)\))",
+    r"(?:\s*\(\s*(?:note\s*)?(\d{1,2}|[a-z]|\*+)\s*\)|\s*(?:note|注)\s*(\d{1,2})|([*†‡§]+)|([⁰¹²³⁴⁵⁶⁷⁸⁹]+)|\s+(\d)\))",
     re.IGNORECASE,
 )
 
@@ -227,6 +227,13 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     paren = re.fullmatch(r"(.+?)\s*\(([^()]{3,})\)", t)
     if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
         t = paren.group(1).strip()
+    inf = re.fullmatch(r"(.+?)\s*(?:to|~|-)\s*\+?(?:∞|\uf0a5|inf(?:inity)?)\s*", t, re.IGNORECASE)
+    if inf:  # "6 pF to ∞" (∞ often in a symbol font, U+F0A5): a lower limit
+        low = parse_value(inf.group(1), unit_hint, "min")
+        if low is None or low.typ is not None or low.max is not None or low.tolerance:
+            return None
+        low.footnotes = notes + low.footnotes
+        return low
     m = _RANGE_RE.match(t)
     if m and re.fullmatch(r"-\d[\d.,]*\s+-\d[\d.,]*(\s*\S+)?", t):
         return None  # "-15.0 -15.3": two negative numbers (two lines of one cell), not a range
@@ -365,7 +372,13 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
             if name == n:
                 return _storage(_refined(pid, n, symbol, unit), raw), True
         for n, pid, punit, whole in _names():
-            if not whole and _contains(name, n) and _unit_ok(punit, unit) and not _crossed(name, n, pid):
+            if (
+                not whole
+                and _contains(name, n)
+                and _unit_ok(punit, unit)
+                and not _crossed(name, n, pid)
+                and not _modified(name, n)
+            ):
                 return _storage(_refined(pid, n, symbol, unit), raw), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
         for piece in (p.strip() for p in name.split("/") if "/" in name):
@@ -392,6 +405,27 @@ def _crossed(name: str, matched: str, pid: str) -> bool:
     if pid.startswith("output") and re.search(r"\binput\b|输入", rest):
         return True
     return pid.startswith("input") and re.search(r"\boutput\b|输出", rest) is not None
+
+
+# words that make a quantity's name the name of another quantity: "frequency deviation", "output
+# voltage drift", "offset current" is not a frequency, an output voltage, a current of the part. Source:
+# the general terms of JEDEC JESD99 / IEC 60748 (offset, drift, temperature coefficient, error,
+# regulation, rejection ratio) - a value named so is a difference or a ratio of the base quantity.
+_MODIFIER_RE = re.compile(
+    r"\b(?:offset|drift|deviation|deviations|error|errors|variation|change|shift|ripple|noise|"
+    r"coefficient|tempco|hysteresis|mismatch|regulation|rejection|sensitivity|nonlinearity|"
+    r"linearity|accuracy|tolerance|stability)\b|偏差|漂移|失调|误差|温漂|纹波|噪声"
+)
+
+
+def _modified(name: str, matched: str) -> bool:
+    """A name found inside a longer one whose other words say it is a difference, a drift or an
+    error of that quantity ("frequency deviation", "output voltage drift"): not that quantity
+    (the vocabulary names such parameters in full - "input offset voltage", "frequency stability" -
+    and the longest name is tried first)."""
+    if _MODIFIER_RE.search(matched):
+        return False
+    return _MODIFIER_RE.search(name.replace(matched, " ")) is not None
 
 
 _STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")

@@ -63,7 +63,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-3"
+SPEC_STAGE_VERSION = "specs-4"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -146,8 +146,9 @@ def specs_and_save(data: DataDir, doc_id: str) -> int:
                 words_cache = {p.page: p.words for p in doc.pages}
         return words_cache.get(page, [])
 
-    specs = extract_specs(dc.card, dc.chunks, words)
-    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs))
+    withheld: list[SpecValue] = []
+    specs = extract_specs(dc.card, dc.chunks, words, withheld)
+    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld))
     return len(specs)
 
 
@@ -162,28 +163,131 @@ def default_part(card: DocumentCard) -> str:
 
 
 def extract_specs(
-    card: DocumentCard, chunks: list[Chunk], words: Callable[[int], list[Word]] | None = None
+    card: DocumentCard,
+    chunks: list[Chunk],
+    words: Callable[[int], list[Word]] | None = None,
+    withheld: list[SpecValue] | None = None,
 ) -> list[SpecValue]:
+    """The values of a document's table chunks that pass the confidence gate (`_doubt`); the
+    doubted ones (their `doubt` set) go to `withheld` when a list is given, else are dropped."""
     out: list[SpecValue] = []
     part = default_part(card)
+    parts = (*card.series, *card.part_numbers)
     for c in chunks:
         if c.block_type != "table" or not c.rows:
             continue
-        values = _table_specs(card.doc_id, part, c, words, (*card.series, *card.part_numbers))
+        values = _table_specs(card.doc_id, part, c, words, parts)
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
         for v in values:
             if v.table != "ordering" and ratings:
                 v.table = "ratings"
-        out.extend(values)
+            v.doubt = v.doubt or _doubt(v)
+            if not v.doubt:
+                out.append(v)
+            elif withheld is not None:
+                withheld.append(v)
     return out
 
 
 def chunk_specs(chunk: Chunk) -> list[SpecValue]:
     """The spec values of one table chunk read from its rows alone (no page words, no document
-    card: the part is left empty) - what search checks a query's numeric constraints against."""
+    card: the part is left empty) - what search checks a query's numeric constraints against.
+    Values the gate doubts are left out, as from the stored specs."""
     if chunk.block_type != "table" or not chunk.rows:
         return []
-    return _table_specs(chunk.doc_id, "", chunk, None)
+    out = []
+    for v in _table_specs(chunk.doc_id, "", chunk, None):
+        v.doubt = v.doubt or _doubt(v)
+        if not v.doubt:
+            out.append(v)
+    return out
+
+
+# --------------------------------------------------------------------------- the confidence gate
+# The head noun of a printed name and the canonical units a value so named can have (a "... current"
+# in V is a misread row or column). Source: SI quantities (voltage V, current A, ...); thermal
+# resistance is printed in °C/W (JEDEC JESD51), noise densities per √Hz.
+_HEAD_UNITS: dict[str, tuple[str, ...]] = {
+    "voltage": ("V", "V/√Hz"),
+    "voltages": ("V",),
+    "current": ("A", "A/√Hz"),
+    "currents": ("A",),
+    "frequency": ("Hz",),
+    "capacitance": ("F",),
+    "inductance": ("H",),
+    "resistance": ("ohm", "°C/W"),
+    "impedance": ("ohm", "°C/W"),
+    "temperature": ("°C",),
+    "power": ("W", "dBm"),
+    "time": ("s",),
+    "delay": ("s",),
+    "电压": ("V",),
+    "电流": ("A",),
+    "频率": ("Hz",),
+    "电容": ("F",),
+    "电阻": ("ohm", "°C/W"),
+    "温度": ("°C",),
+    "功率": ("W", "dBm"),
+    "时间": ("s",),
+}
+# units of a physical quantity: a value in one of them under another quantity's name is a misread
+# row or column; a ratio (dB, %, ppm) under a quantity's name is a relative spec (image-frequency
+# rejection in dB), not a misreading
+_QUANTITY_UNITS = frozenset({"V", "A", "Hz", "F", "ohm", "W", "s", "H", "°C"})
+_NUMBER_RE = re.compile(r"(?<![A-Za-zµΩ\d.,])\d+(?:[.,]\d+)*")
+_CODE_RE = re.compile(r"\b(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9][A-Z0-9-]{3,}\b")
+
+
+def _numbers_in(text: str) -> int:
+    """How many numbers a value cell prints (footnote markers and parenthesised conditions not
+    counted; "4u7", "m2", "√Hz" are one number or none)."""
+    t = split_footnotes(text)[0]
+    t = re.sub(r"\([^()]*\)", " ", t)
+    t = re.sub(r"(\d)[pnuµmkKMGR](\d)", r"\1\2", t)
+    return len(_NUMBER_RE.findall(t))
+
+
+def _doubt(v: SpecValue) -> str:
+    """Why a reading is not to be trusted, or "" (the gate): the numbers out of order (min > max),
+    a physical unit that is not the named quantity's ("Supply current" in MHz; a ratio - dB, %,
+    ppm - under a quantity's name is a relative spec, not doubted), a name that is no name ("(note
+    9)", "-"), a value cell holding a part number or package code. `_long_row` adds "numbers" (more
+    numbers in a cell than the value holds) and "unit" (a vocabulary name in another quantity's unit)."""
+    nums = [x for x in (v.min, v.typ, v.max) if x is not None]
+    rising = all(a <= b for a, b in zip(nums, nums[1:], strict=False))
+    # a P-channel part's "-0.5 | -0.9 | -1.3" prints magnitudes growing: read as printed, not doubted
+    falling_negative = all(x <= 0 for x in nums) and all(a >= b for a, b in zip(nums, nums[1:], strict=False))
+    if not rising and not falling_negative:
+        return "order"
+    name = _norm_printed(v.parameter_printed)
+    bare = re.sub(r"\([^()]*\)?", " ", name)  # "(peak-to-peak)", "(note 2)": nothing left
+    if not v.known and (not re.search(r"[^\W\d_]", bare) or re.match(r"^\(?notes?\b", name)):
+        return "name"
+    if not v.known and v.unit in _QUANTITY_UNITS and not _MODIFIED_RE.search(name):
+        head = name.split()[-1] if name.split() else ""
+        head = head[-2:] if re.search(r"[\u4e00-\u9fff]{2}$", head) else head
+        want = _HEAD_UNITS.get(head)
+        if want is not None and v.unit not in want:
+            return "unit"
+    for c in v.cells:
+        for code in _CODE_RE.findall(fold(c.text)):
+            if parse_unit(code) is None and parse_value(code) is None:
+                return "code"  # "LM2904-N", "SOT-23" in a value cell: its number is a piece of a name
+    return ""
+
+
+_MODIFIED_RE = re.compile(
+    r"\b(?:offset|drift|deviation|error|variation|change|shift|ripple|noise|coefficient|tempco|"
+    r"hysteresis|mismatch|regulation|rejection|sensitivity|linearity|accuracy|tolerance|stability|"
+    r"ratio|gain|density|rate|slope|per|vs|versus)\b|/"
+)
+
+
+def _norm_printed(text: str) -> str:
+    t = split_footnotes(fold(text).lower())[0]
+    if not t.startswith("("):
+        t = re.sub(r"\s*\((?:[^()]*)\)\s*$|\s*\([^()]*$", "", t).strip()  # "(note 1)", "(VDDIO power"
+    return t
 
 
 _RATINGS_RE = re.compile(
@@ -224,13 +328,15 @@ class _Cols:
             return "long"
         if "part" in rs:
             return "wide"
-        if self.named and not rs & set(_VALUE_ROLES):
+        if self.named and not rs & set(_VALUE_ROLES) and "parameter" not in rs:
             return "named"  # "Range | Temp. range (°C)": rows named by a grade, columns by a parameter
         return ""
 
 
 def _role_of(text: str) -> tuple[str | None, str]:
-    t = split_footnotes(fold(text).strip())[0]  # "MAX(1)", "Typ.²"
+    t = split_footnotes(fold(text).strip())[0].rstrip(_MARKS)  # "MAX(1)", "Typ.²", "TYP†"
+    if re.fullmatch(r"(?:[^\W\d_] ){2,}[^\W\d_]\.?", t):
+        t = t.replace(" ", "")  # a letter-spaced header: "I T E M"
     hint = ""
     m = re.fullmatch(r"(.+?)\s*[\(\[]\s*([^()\[\]]{1,8})\s*[\)\]]", t)
     if m and parse_unit(m.group(2)) is not None:
@@ -239,6 +345,117 @@ def _role_of(text: str) -> tuple[str | None, str]:
         if rx.match(t):
             return role, hint
     return None, hint
+
+
+_MARKS = "†‡§*"
+
+
+def _merged_roles(cell: str) -> list[str] | None:
+    """The roles of a header cell printing several value columns' names ("MIN TYP† MAX": the
+    grid has no rule between them), else None."""
+    toks = cell.split()
+    roles = [_role_of(t)[0] for t in toks]
+    if len(toks) >= 2 and all(r in ("min", "typ", "max") for r in roles) and len(set(roles)) == len(roles):
+        return [r for r in roles if r is not None]
+    return None
+
+
+def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]] | None) -> list[TableRow]:
+    """A table whose header prints Min, Typ and Max in one grid cell (no rules between the value
+    columns: "MIN TYP MAX" over "2 10 30") with those columns split: each header word is a column,
+    each body word in that cell goes to the column whose header word its centre is nearest to.
+    Needs the page words (the header words' positions). Only a table whose every body row prints
+    one line of values there is split (a section printed as one grid row - names, symbols and
+    values of many parameters run together - is left as it was); rows of another grid end it."""
+    if words is None:
+        return rows
+    out: list[TableRow] = []
+    seg: list[tuple[TableRow, TableRow]] = []  # (row as stored, row split) since the merged header
+    ok = True
+    split: tuple[int, list[float], list[str], int] | None = None  # column, centres, header words, cells
+
+    def flush() -> None:
+        nonlocal seg, ok
+        out.extend(b if ok else a for a, b in seg)
+        seg, ok = [], True
+
+    for row in rows:
+        boxed = len(row.cell_boxes) == len(row.cells)
+        hit = next(
+            ((i, r) for i, cell in enumerate(row.cells) if (r := _merged_roles(fold(cell))) is not None), None
+        )
+        if boxed and hit is not None:
+            flush()
+            i, roles = hit
+            b = row.cell_boxes[i]
+            heads = sorted(
+                (
+                    w
+                    for w in words(row.page)
+                    if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5
+                    and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
+                    and _role_of(w.text)[0] in roles
+                ),
+                key=lambda w: w.bbox_pdf.x0,
+            )
+            if [_role_of(w.text)[0] for w in heads] == roles:
+                split = (i, [w.bbox_pdf.center[0] for w in heads], [w.text for w in heads], len(row.cells))
+                seg.append((row, _split_row(row, split, None)[0]))
+                continue
+            split = None
+        if split is not None and boxed and len(row.cells) == split[3]:
+            done, one_line = _split_row(row, split, words(row.page))
+            ok = ok and one_line
+            seg.append((row, done))
+        elif split is None or _is_header_row(row):
+            split = None
+            flush()
+            out.append(row)
+        else:
+            seg.append((row, row))  # a row of another grid inside the table: as it is
+    flush()
+    return out
+
+
+def _split_row(
+    row: TableRow, split: tuple[int, list[float], list[str], int], page_words: list[Word] | None
+) -> tuple[TableRow, bool]:
+    """Cell `i` of a row cut into one cell per merged value column (see `_split_merged_roles`), and
+    whether the cell held one line of values at most."""
+    i, centres, head_texts, _ = split
+    b = row.cell_boxes[i]
+    cuts = [b.x0] + [(a + c) / 2 for a, c in zip(centres, centres[1:], strict=False)] + [b.x1]
+    slots = [BBox(cuts[k], b.y0, cuts[k + 1], b.y1) for k in range(len(centres))]
+    one_line = True
+    if page_words is None:  # the header row itself
+        texts, boxes = list(head_texts), slots
+    else:
+        inside = [
+            w
+            for w in page_words
+            if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5
+            and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
+        ]
+        ys = sorted(w.bbox_pdf.center[1] for w in inside)
+        one_line = not ys or ys[-1] - ys[0] <= 2.5
+        got: list[list[Word]] = [[] for _ in centres]
+        for w in inside:
+            got[min(range(len(centres)), key=lambda k: abs(centres[k] - w.bbox_pdf.center[0]))].append(w)
+        for ws in got:
+            ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+        texts = [" ".join(w.text for w in ws) for ws in got]
+        boxes = [
+            union_box(w.bbox_pdf for w in ws) if ws else slot for ws, slot in zip(got, slots, strict=True)
+        ]
+    done = TableRow(
+        page=row.page,
+        bbox_pdf=row.bbox_pdf,
+        cells=[*row.cells[:i], *texts, *row.cells[i + 1 :]],
+        text=row.text,
+        is_header=row.is_header,
+        cell_boxes=[*row.cell_boxes[:i], *boxes, *row.cell_boxes[i + 1 :]],
+    )
+    return done, one_line
 
 
 def _is_header_row(row: TableRow) -> bool:
@@ -312,7 +529,7 @@ def _table_specs(
     before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
-    for row in c.rows:
+    for row in _split_merged_roles(c.rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
                 pending_header.append(before)
@@ -412,6 +629,18 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     # that is the name, the words on each value line are that line's condition
     pcol, ccol = cols.col("parameter"), cols.col("conditions")
     head = [w for w in inside if column(w) == pcol and w.bbox_pdf.center[1] < value_lines[0] - 2.5]
+    if not head:
+        shared -= _own_per_line(
+            {i for i in (pcol, cols.col("symbol")) if i is not None},
+            [
+                {
+                    i: " ".join(w.text for w in sorted(band, key=lambda w: w.bbox_pdf.x0) if column(w) == i)
+                    for i in {column(w) for w in band}
+                    if i is not None
+                }
+                for band in bands
+            ],
+        )
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
@@ -450,6 +679,19 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
             )
         )
     return subs
+
+
+def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]]) -> set[int]:
+    """The name columns (Parameter, Symbol) printing something on every value line of a grid row:
+    a table printed as one grid row (no rules between its lines: a ratings list), each line its own
+    parameter - not one name over several conditions (a line whose name is a condition, "VCC = 5 V",
+    continues the one above: `_is_condition`), nor a name wrapped over the lines (a line beginning
+    with a small letter, "Zero gate voltage / drain current", goes on with the name above)."""
+    return {
+        i
+        for i in name_cols
+        if all(t.get(i) for t in band_texts) and not any(re.match(r"[a-z]", t[i]) for t in band_texts[1:])
+    }
 
 
 def _part_columns(cols: _Cols, header_rows: list[TableRow], parts: tuple[str, ...]) -> None:
@@ -729,6 +971,9 @@ def _long_row(
     if not per_group:
         return [], (name, symbol, unit_text) if name else prev
     inherited = False
+    cond_name = ""
+    if name and prev is not None and symbol in ("", prev[1]) and _is_condition(name):
+        cond_name, name = name, ""  # "VCC = 5 V" under "Supply current": a condition of the row above
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
         unit_text = unit_text or prev[2]
@@ -737,8 +982,11 @@ def _long_row(
         return [], prev
     keep = (name, symbol, unit_text)
     out: list[tuple[str, SpecValue]] = []
+    qual = _qualifier(row, cols)
     for g, filled in per_group:
         conditions = _cell(row, ccol)
+        if cond_name:
+            conditions = f"{cond_name}; {conditions}" if conditions else cond_name
         if g.label and not g.part:
             conditions = f"{conditions}; {g.label}" if conditions else g.label
         v = SpecValue(
@@ -756,11 +1004,17 @@ def _long_row(
         tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
         for i, r, t, box in filled:
             hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
+            if qual and r == "value":
+                r = qual[0]  # "72 | µH | min.": the lone number is a minimum
+                hint = qual[1] or hint
             pv = parse_value(t, hint, r)
             if pv is None or pv.empty:
                 continue
             if v.unit and pv.unit != v.unit:
                 continue
+            used = 2 if pv.min is not None and pv.max is not None and not pv.tolerance else 1
+            if _numbers_in(t) > used:
+                v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
             v.unit, v.unit_printed = pv.unit, pv.unit_printed
             v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
             if pv.tolerance and r == "typ":
@@ -783,6 +1037,8 @@ def _long_row(
             continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
         pid, known = match_parameter(name, symbol, unit=v.unit)
         if known and parameter_unit(pid) not in (v.unit, None):
+            if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
+                v.doubt = v.doubt or "unit"  # "Supply current ... V": the row or the column is misread
             pid, known = fold(name).lower(), False
         v.parameter, v.known = pid, known
         v.value_text = " / ".join(texts)
@@ -790,6 +1046,50 @@ def _long_row(
     if not out:
         return [], (prev if inherited else keep)
     return out, keep
+
+
+_QUAL_WORD = r"(min|max|typ|minimum|maximum|typical|nom|nominal)\.?"
+_CONDITION_RE = re.compile(
+    r"^(?:@|at\s|for\s|with\s|over\s|when\s|[A-Za-z][\w(),]{0,10}\s*(?:=|<|>|≤|≥)\s*[-+]?\d|"
+    r"[-+]?\d+(?:\.\d+)?\s*°C\b)",
+    re.IGNORECASE,
+)
+
+
+def _is_condition(name: str) -> bool:
+    """Is a Parameter cell's text a test condition ("VCC = 5 V", "at 25 °C", "-40 °C to 85 °C")
+    rather than a name: it begins like one and, the conditions taken out, names nothing (no two
+    words of four letters and more left)."""
+    t = fold(name)
+    if not _CONDITION_RE.match(t):
+        return False
+    rest = re.sub(r"[A-Za-z][\w(),]*\s*(?:=|<|>|≤|≥)\s*[-+]?[\d.]+\s*[^\s,;]*", " ", t)
+    rest = re.sub(
+        r"\b(?:at|for|with|over|when|to|and|or|unless|otherwise|noted)\b|@", " ", rest, flags=re.IGNORECASE
+    )
+    return len(re.findall(r"[A-Za-z]{4,}", rest)) < 2
+
+
+def _qualifier(row: TableRow, cols: _Cols) -> tuple[str, str] | None:
+    """A row of a one-"Value"-column table that says which limit its number is, in a column of its
+    own ("72 | µH | min." under "Value | Unit | Tol.") or after the unit ("µH max."): (role, the
+    unit without the word). None when the row has Min/Typ/Max columns or says nothing."""
+    if any(r in ("min", "typ", "max") for r in cols.roles.values()):
+        return None
+    vcol = cols.col("value")
+    if vcol is None:
+        return None
+    ucol = cols.col("unit")
+    for i in range(vcol + 1, len(row.cells)):
+        if cols.roles.get(i) not in (None, "unit"):
+            continue
+        t = fold(row.cells[i]).strip()
+        m = re.fullmatch(rf"(.*?)\s*\b{_QUAL_WORD}", t, re.IGNORECASE)
+        if not m or (i != ucol and m.group(1)):
+            continue
+        role = {"min": "min", "minimum": "min", "max": "max", "maximum": "max"}.get(m.group(2).lower(), "typ")
+        return role, m.group(1) if i == ucol else ""
+    return None
 
 
 def _unit_in_name(name: str) -> str:

@@ -447,7 +447,14 @@ def create_app(data_root: Path, *, settings: Settings | None = None) -> FastAPI:
         """A document's spec values, each with its row box and its cells' boxes."""
         check_id(doc_id, "document")
         values = svc.specs(doc_id)
-        return JSONResponse({"doc_id": doc_id, "specs": [v.model_dump(mode="json") for v in values]})
+        held = svc.withheld_specs(doc_id)
+        return JSONResponse(
+            {
+                "doc_id": doc_id,
+                "specs": [v.model_dump(mode="json") for v in values],
+                "withheld": [v.model_dump(mode="json") for v in held],
+            }
+        )
 
     @app.get("/api/documents/{doc_id}/crop.png", tags=["specs"], responses=_errors(404, 422))
     def crop_png(

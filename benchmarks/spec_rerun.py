@@ -1,0 +1,124 @@
+"""Re-run the spec stage over a data dir's stored chunks and pages (no re-ingest): counts.
+
+    python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
+        [--without gate|qualifier|conditions|one-row|modifiers ...]
+
+For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
+by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
+kept (what parametric queries read) and the values withheld by the confidence gate, by reason
+(``doubt``). ``--write`` also stores the result as each document's ``specs.json`` (the spec stage
+itself, ``specs_and_save``, made afresh even where the stored file has the current key: run it on
+a copy of a shared data dir). ``--only``: a file of PDF file
+names, one a line - only those documents. ``--show-withheld``: every withheld value, one a line.
+``--without``: an ablation - the run (and what ``--write`` stores) without one specs-4 change: the
+gate (every value kept), the min./max. qualifier column, condition rows continuing the parameter
+above, one-row tables read per line, the offset/drift/deviation words.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import layoutrag.chunking.specs as stage
+import layoutrag.specs as specs_mod
+from layoutrag.chunking.specs import SPEC_STAGE_VERSION, extract_specs, specs_and_save, specs_json
+from layoutrag.records import DocChunks, Document, SpecValue, Word
+from layoutrag.storage import DataDir
+
+
+def rerun(data: DataDir, doc_id: str) -> tuple[DocChunks, list[SpecValue], list[SpecValue]]:
+    dc = DocChunks.model_validate_json(data.chunks_json(doc_id).read_text(encoding="utf-8"))
+    pages: dict[int, list[Word]] = {}
+    dpath = data.document_json(doc_id)
+    if dpath.exists():
+        doc = Document.model_validate_json(dpath.read_text(encoding="utf-8"))
+        pages = {p.page: p.words for p in doc.pages}
+    withheld: list[SpecValue] = []
+    kept = extract_specs(dc.card, dc.chunks, lambda p: pages.get(p, []), withheld)
+    return dc, kept, withheld
+
+
+def _without(change: str) -> None:
+    """Turn one specs-4 change off in this process (an ablation)."""
+    if change == "gate":
+        real = stage._long_row
+
+        def no_doubt(*args, **kw):  # noqa: ANN002, ANN003, ANN202
+            vs, prev = real(*args, **kw)
+            for _, v in vs:
+                v.doubt = ""
+            return vs, prev
+
+        stage._long_row = no_doubt
+        stage._doubt = lambda v: ""
+    elif change == "qualifier":
+        stage._qualifier = lambda row, cols: None
+    elif change == "conditions":
+        stage._is_condition = lambda name: False
+    elif change == "one-row":
+        stage._own_per_line = lambda name_cols, band_texts: set()
+    elif change == "modifiers":
+        specs_mod._modified = lambda name, matched: False
+    else:
+        raise SystemExit(f"--without: unknown change {change!r}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", type=Path)
+    ap.add_argument("--write", action="store_true", help="store specs.json (the spec stage) too")
+    ap.add_argument("--only", type=Path, help="a file of PDF file names, one a line")
+    ap.add_argument("--show-withheld", action="store_true")
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--without", action="append", default=[])
+    a = ap.parse_args()
+    for change in a.without:
+        _without(change)
+    data = DataDir(a.data)
+    only = None
+    if a.only:
+        only = {x.strip() for x in a.only.read_text(encoding="utf-8").splitlines() if x.strip()}
+    n_docs = n_kept = 0
+    reasons: Counter[str] = Counter()
+    per_doc: dict[str, dict[str, int]] = {}
+    for doc_id in data.doc_ids():
+        if not data.chunks_json(doc_id).exists():
+            continue
+        dc, kept, held = rerun(data, doc_id)
+        if only is not None and dc.card.file_name not in only:
+            continue
+        n_docs += 1
+        n_kept += len(kept)
+        reasons.update(v.doubt for v in held)
+        per_doc[dc.card.file_name] = {"kept": len(kept), "withheld": len(held)}
+        if a.show_withheld:
+            for v in held:
+                nums = "/".join("" if x is None else f"{x:g}" for x in (v.min, v.typ, v.max))
+                print(
+                    f"{v.doubt:8} {dc.card.file_name} p{v.page} {v.parameter_printed[:50]!r} "
+                    f"{v.value_text!r} -> {nums} {v.unit}"
+                )
+        if a.write:  # written afresh, even over a file of the same stage version (a rule changed)
+            specs_json(data, doc_id).unlink(missing_ok=True)
+            specs_and_save(data, doc_id)
+    out = {
+        "spec_stage": SPEC_STAGE_VERSION,
+        "without": a.without,
+        "documents": n_docs,
+        "kept": n_kept,
+        "withheld": sum(reasons.values()),
+        "withheld_by_doubt": dict(reasons.most_common()),
+        "per_document": per_doc,
+    }
+    print(json.dumps({k: v for k, v in out.items() if k != "per_document"}, indent=1, ensure_ascii=False))
+    if a.json:
+        a.json.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
