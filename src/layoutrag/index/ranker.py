@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import numpy as np
 
@@ -277,8 +277,38 @@ def _position(chunk: Any) -> tuple[float, float]:
     return float(top), float(min(area, 1.0))
 
 
+class _Shared:
+    """What both rankers do the same way: check the features against the code, hold the
+    unit-choice thresholds, and turn logits into probabilities."""
+
+    features: tuple[str, ...]
+    # unit choice (hits.py): per `page_members`, the probability below which a hit is its page
+    page_below: tuple[tuple[int, float], ...]
+
+    def __post_init__(self) -> None:
+        if tuple(self.features) != FEATURES:
+            missing = sorted(set(FEATURES) ^ set(self.features))
+            raise InputError(f"ranker weights do not match the features in code (differ: {missing[:5]})")
+
+    def page_threshold(self, page_members: int) -> float | None:
+        """The fitted unit-choice threshold for hits of `page_members` chunks (None: chunks only)."""
+        return dict(self.page_below).get(int(page_members))
+
+    def with_page_below(self, thresholds: dict[int, float]) -> Self:
+        return replace(  # type: ignore[type-var]
+            self, page_below=tuple(sorted((int(m), float(t)) for m, t in thresholds.items()))
+        )
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def score(self, X: np.ndarray) -> np.ndarray:
+        """The probability that a candidate covers the evidence (the hit's `score`)."""
+        return 1.0 / (1.0 + np.exp(-self.logits(X)))
+
+
 @dataclass(frozen=True, eq=False)
-class LinearRanker:
+class LinearRanker(_Shared):
     """A linear model over standardized features: p = sigmoid(((x - mean) / scale) . coef + b)."""
 
     features: tuple[str, ...]
@@ -287,13 +317,7 @@ class LinearRanker:
     coef: np.ndarray
     intercept: float
     meta: tuple[tuple[str, str], ...] = ()
-    # unit choice (hits.py): per `page_members`, the probability below which a hit is its page
     page_below: tuple[tuple[int, float], ...] = ()
-
-    def __post_init__(self) -> None:
-        if tuple(self.features) != FEATURES:
-            missing = sorted(set(FEATURES) ^ set(self.features))
-            raise InputError(f"ranker weights do not match the features in code (differ: {missing[:5]})")
 
     @property
     def n_parameters(self) -> int:
@@ -301,20 +325,9 @@ class LinearRanker:
         standardization, fit on the same training rows, counted apart in `n_standardization`)."""
         return len(self.coef) + 1 + len(self.page_below)
 
-    def page_threshold(self, page_members: int) -> float | None:
-        """The fitted unit-choice threshold for hits of `page_members` chunks (None: chunks only)."""
-        return dict(self.page_below).get(int(page_members))
-
-    def with_page_below(self, thresholds: dict[int, float]) -> LinearRanker:
-        return replace(self, page_below=tuple(sorted((int(m), float(t)) for m, t in thresholds.items())))
-
     def logits(self, X: np.ndarray) -> np.ndarray:
         """What candidates are ordered by (a probability saturates; its logit does not)."""
         return np.asarray(((X - self.mean) / self.scale) @ self.coef + self.intercept, dtype=np.float64)
-
-    def score(self, X: np.ndarray) -> np.ndarray:
-        """The probability that a candidate covers the evidence (the hit's `score`)."""
-        return 1.0 / (1.0 + np.exp(-self.logits(X)))
 
     def to_json(self) -> dict:
         return {
@@ -415,7 +428,7 @@ TREE_SETTINGS: dict[str, Any] = {
 
 
 @dataclass(frozen=True, eq=False)
-class TreeRanker:
+class TreeRanker(_Shared):
     """Gradient-boosted trees (LightGBM's LambdaRank objective: the order of candidates within a
     query) over the same features, with a 1-D Platt fit of the labels on the trees' scores so a
     score is a probability (the unit choice compares it with `page_below`). The trees ship in
@@ -427,11 +440,6 @@ class TreeRanker:
     b: float
     meta: tuple[tuple[str, str], ...] = ()
     page_below: tuple[tuple[int, float], ...] = ()
-
-    def __post_init__(self) -> None:
-        if tuple(self.features) != FEATURES:
-            missing = sorted(set(FEATURES) ^ set(self.features))
-            raise InputError(f"ranker weights do not match the features in code (differ: {missing[:5]})")
 
     @cached_property
     def booster(self) -> Any:
@@ -449,20 +457,11 @@ class TreeRanker:
     def n_parameters(self) -> str:
         return f"{self.booster.num_trees()} trees + 2 (Platt) + {len(self.page_below)}"
 
-    def page_threshold(self, page_members: int) -> float | None:
-        return dict(self.page_below).get(int(page_members))
-
-    def with_page_below(self, thresholds: dict[int, float]) -> TreeRanker:
-        return replace(self, page_below=tuple(sorted((int(m), float(t)) for m, t in thresholds.items())))
-
     def logits(self, X: np.ndarray) -> np.ndarray:
         if not len(X):
             return np.zeros(0, dtype=np.float64)
         raw = self.booster.predict(np.asarray(X, dtype=np.float64), num_threads=1)
         return np.asarray(self.a * raw + self.b, dtype=np.float64)
-
-    def score(self, X: np.ndarray) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-self.logits(X)))
 
     def to_json(self) -> dict:
         return {
