@@ -277,6 +277,15 @@ def _position(chunk: Any) -> tuple[float, float]:
     return float(top), float(min(area, 1.0))
 
 
+def _common_fields(obj: dict) -> dict[str, Any]:
+    """The fields both weights files hold alike: features, meta, unit-choice thresholds."""
+    return {
+        "features": tuple(obj["features"]),
+        "meta": tuple((str(k), str(v)) for k, v in (obj.get("meta") or {}).items()),
+        "page_below": tuple(sorted((int(m), float(t)) for m, t in (obj.get("page_below") or {}).items())),
+    }
+
+
 class _Shared:
     """What both rankers do the same way: check the features against the code, hold the
     unit-choice thresholds, and turn logits into probabilities."""
@@ -346,15 +355,11 @@ class LinearRanker(_Shared):
     def from_json(cls, obj: dict) -> LinearRanker:
         try:
             return cls(
-                features=tuple(obj["features"]),
                 mean=np.asarray(obj["mean"], dtype=np.float64),
                 scale=np.asarray(obj["scale"], dtype=np.float64),
                 coef=np.asarray(obj["coef"], dtype=np.float64),
                 intercept=float(obj["intercept"]),
-                meta=tuple((str(k), str(v)) for k, v in (obj.get("meta") or {}).items()),
-                page_below=tuple(
-                    sorted((int(m), float(t)) for m, t in (obj.get("page_below") or {}).items())
-                ),
+                **_common_fields(obj),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise InputError(f"bad ranker weights: {e}") from None
@@ -450,7 +455,9 @@ class TreeRanker(_Shared):
         except lgb.basic.LightGBMError as e:
             raise InputError(f"bad ranker trees: {str(e).splitlines()[0]}") from None
         if booster.num_feature() != len(FEATURES):
-            raise InputError(f"ranker trees read {booster.num_feature()} features, the code makes {len(FEATURES)}")
+            raise InputError(
+                f"ranker trees read {booster.num_feature()} features, the code makes {len(FEATURES)}"
+            )
         return booster
 
     @property
@@ -479,14 +486,10 @@ class TreeRanker(_Shared):
         try:
             a, b = (float(x) for x in obj["platt"])
             return cls(
-                features=tuple(obj["features"]),
                 model_text=str(obj["trees"]),
                 a=a,
                 b=b,
-                meta=tuple((str(k), str(v)) for k, v in (obj.get("meta") or {}).items()),
-                page_below=tuple(
-                    sorted((int(m), float(t)) for m, t in (obj.get("page_below") or {}).items())
-                ),
+                **_common_fields(obj),
             )
         except (KeyError, TypeError, ValueError) as e:
             raise InputError(f"bad ranker weights: {e}") from None
