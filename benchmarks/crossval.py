@@ -20,6 +20,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,8 @@ from layoutrag.evaluation.crossval import (
     N_FOLDS,
     SCORINGS,
     CVResult,
+    chunk_gold_results,
+    chunk_gold_rows,
     crossvalidate,
     fit_ranker,
     fit_trees,
@@ -38,7 +41,9 @@ from layoutrag.evaluation.crossval import (
     open_corpus,
     training_rows,
     unit_searcher,
+    with_rows,
 )
+from layoutrag.evaluation.metrics import chunk_metrics
 from layoutrag.index.options import SearchOptions
 from layoutrag.index.ranker import FEATURES
 
@@ -100,6 +105,15 @@ def breakdown(results: list[CVResult], attr: str, scoring: str, metric: str = "h
     return "\n".join(out)
 
 
+def open_tkd(data: Path, shared: Path, s: Any) -> tuple[Any, list]:
+    """The imported TKD index and its chunk-id questions."""
+    from layoutrag.evaluation.harness import ChunkQuery, load_queries
+    from layoutrag.index.store import load_index
+
+    qs = [q for q in load_queries(shared / "eval/tkd/dev-queries.jsonl") if isinstance(q, ChunkQuery)]
+    return load_index(data, settings=s), qs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", type=Path, default=Path("/work/shared"))
@@ -108,6 +122,12 @@ def main() -> None:
     ap.add_argument("--gen-queries", type=Path, default=None, help="its queries.jsonl")
     ap.add_argument("--systems", default="learned,units,linear,weighted,bm25,dense,rrf,pages,windows")
     ap.add_argument("--json", type=Path, default=None, help="write every number here")
+    ap.add_argument(
+        "--tkd-data",
+        type=Path,
+        default=None,
+        help="imported TKD chunks: its chunk-id questions join the fits and are scored by fold",
+    )
     ap.add_argument(
         "--write-ranker",
         type=Path,
@@ -138,24 +158,35 @@ def main() -> None:
     wanted = args.systems.split(",")
     systems: dict = {}
     rankers = {}
+    fold_rankers: dict[str, dict] = {}
+    tkd = None
     if "learned" in wanted:
         rows = training_rows(corpora, progress=say)
         say(f"{len(rows.y)} candidate rows, {int(rows.y.sum())} positive")
         for c in corpora:  # the ceiling of any ranking of these candidates
             mine = np.array([q.startswith(c.name + "/") for q in rows.qid])
             covered = len(set(rows.qid[mine & (rows.y == 1)].tolist()))
-            print(f"candidate ceiling, {c.name}: {covered}/{len(c.queries)} queries have a covering candidate")
+            print(
+                f"candidate ceiling, {c.name}: {covered}/{len(c.queries)} queries have a covering candidate"
+            )
         members = sorted(set(SCORINGS.values()))
-        rankers = {k: fit_trees(rows, exclude_fold=k) for k in range(N_FOLDS)}
+        tkd = open_tkd(args.tkd_data, args.shared, s) if args.tkd_data else None
+        extra = chunk_gold_rows(tkd[0], tkd[1], "tkd") if tkd else None
+        if extra is not None:
+            say(f"TKD: {len(extra.y)} candidate rows, {int(extra.y.sum())} positive (training only)")
+        fit_trees_all, fit_linear_all = with_rows(fit_trees, extra), with_rows(fit_ranker, extra)
+        rankers = {k: fit_trees_all(rows, exclude_fold=k) for k in range(N_FOLDS)}
         systems["layoutrag learned, chunks only (CV)"] = (learned_searcher(rankers), rankers[0].n_parameters)
         if "units" in wanted:  # the default: trees + the unit choice (thresholds by nested CV)
-            trees = fit_unit_rankers(rows, members, progress=say, fit=fit_trees)
+            trees = fit_unit_rankers(rows, members, progress=say, fit=fit_trees_all)
+            fold_rankers["layoutrag learned + page units (default, CV)"] = trees
             systems["layoutrag learned + page units (default, CV)"] = (
                 learned_searcher(trees),
                 trees[0].n_parameters,
             )
         if "linear" in wanted:  # the previous default: the linear model + the unit choice
-            linear = fit_unit_rankers(rows, members, progress=say, fit=fit_ranker)
+            linear = fit_unit_rankers(rows, members, progress=say, fit=fit_linear_all)
+            fold_rankers["layoutrag linear + page units (previous default, CV)"] = linear
             systems["layoutrag linear + page units (previous default, CV)"] = (
                 learned_searcher(linear),
                 len(FEATURES) + 1 + len(members),
@@ -163,7 +194,7 @@ def main() -> None:
         if args.write_ranker:
             from train_ranker import write_ranker
 
-            write_ranker(rows, corpora, args.write_ranker, model="trees")
+            write_ranker(rows, corpora, args.write_ranker, model="trees", extra=extra)
     if "pointwise" in wanted:
         if not rankers:
             rows = training_rows(corpora, progress=say)
@@ -197,6 +228,17 @@ def main() -> None:
         for attr in ("lang", "kind", "set", "fold"):
             print()
             print(breakdown(results, attr, scoring))
+    if tkd and fold_rankers:
+        print("\n| TKD, held out by fold (chunk-id gold) | scoring | R@5 | R@15 | MRR@15 | hit@5 |")
+        print("|---|---|---|---|---|---|")
+        for label, fr in fold_rankers.items():
+            for scoring, m in SCORINGS.items():
+                hits = s.hits.model_copy(update={"page_members": m})
+                c = chunk_metrics(chunk_gold_results(tkd[0], tkd[1], fr, hits))
+                print(
+                    f"| {label} | {scoring} | {c['recall@5']:.3f} | {c['recall@15']:.3f} "
+                    f"| {c['mrr@15']:.3f} | {c['hit@5']:.3f} |"
+                )
     if rankers:
         print(
             "\nper-fold ranker training: "

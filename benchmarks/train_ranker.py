@@ -4,7 +4,7 @@
     PYTHONPATH=src .venv/bin/python benchmarks/train_ranker.py \\
         --dev-data /work/evaldata/pymupdf --shared /work/shared \\
         --gen-data /work/evaldata/generated-rank --gen-queries /work/evaldata/gen-pdfs-rank/queries.jsonl \\
-        [--out src/layoutrag/data/ranker.json]
+        --tkd-data TKD_DATA [--out src/layoutrag/data/ranker.json]
 
 `--model trees` (default, shipped): LightGBM LambdaRank; `--model linear`: the previous model.
 The same candidates, features and labels as `benchmarks/crossval.py` (layoutrag.evaluation.crossval),
@@ -23,12 +23,14 @@ from layoutrag.config import load_settings
 from layoutrag.evaluation.crossval import (
     SCORINGS,
     Rows,
+    chunk_gold_rows,
     fit_ranker,
     fit_trees,
     load_folds,
     open_corpus,
     training_rows,
     unit_thresholds,
+    with_rows,
 )
 from layoutrag.index.ranker import LinearRanker
 
@@ -42,6 +44,7 @@ def main() -> None:
     ap.add_argument("--gen-data", type=Path, default=None)
     ap.add_argument("--gen-queries", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--tkd-data", type=Path, default=None, help="imported TKD chunks (chunk-id questions)")
     ap.add_argument(
         "--model", choices=("trees", "linear"), default="trees", help="LambdaRank trees (shipped) or linear"
     )
@@ -64,13 +67,24 @@ def main() -> None:
     if not corpora:
         ap.error("give --dev-data and/or --gen-data with --gen-queries")
     rows = training_rows(corpora, progress=lambda m: print(m, file=sys.stderr))
-    write_ranker(rows, corpora, args.out, model=args.model)
+    extra = None
+    if args.tkd_data:
+        from crossval import open_tkd
+
+        index, questions = open_tkd(args.tkd_data, args.shared, s)
+        extra = chunk_gold_rows(index, questions, "tkd")
+    write_ranker(rows, corpora, args.out, model=args.model, extra=extra)
 
 
-def write_ranker(rows: Rows, corpora: list, out: Path, *, model: str = "trees") -> None:
-    """Fit on every row, choose the unit-choice thresholds on held-out folds, write the weights."""
-    fit = fit_trees if model == "trees" else fit_ranker
+def write_ranker(
+    rows: Rows, corpora: list, out: Path, *, model: str = "trees", extra: Rows | None = None
+) -> None:
+    """Fit on every row (and the `extra` chunk-id rows), choose the unit-choice thresholds on
+    held-out folds of the region sets, write the weights."""
+    fit = with_rows(fit_trees if model == "trees" else fit_ranker, extra)
     meta = {"corpora": ", ".join(f"{c.name} ({len(c.queries)} queries)" for c in corpora)}
+    if extra is not None:
+        meta["corpora"] += f", tkd ({len(set(extra.qid.tolist()))} chunk-id questions, training only)"
     thresholds = unit_thresholds(rows, sorted(set(SCORINGS.values())), fit=fit)
     ranker = fit(rows, meta=meta).with_page_below(thresholds)
     print(f"unit-choice thresholds (page_members -> probability; chosen on held-out folds): {thresholds}")

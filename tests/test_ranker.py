@@ -261,3 +261,33 @@ def test_lambdarank_trees_rank_by_the_informative_feature_and_give_probabilities
     for q in range(16, 20):  # held-out queries: the positive is ranked first
         r = np.arange(q * 20, q * 20 + 20)
         assert y[r[np.argmax(trees.logits(X[r]))]] == 1
+
+
+def test_chunk_id_questions_become_training_rows_by_document_fold(lexical: HybridIndex) -> None:
+    from layoutrag.evaluation.crossval import chunk_gold_fold, chunk_gold_rows, with_rows
+    from layoutrag.evaluation.harness import ChunkQuery
+
+    gold = lexical.chunks[0]
+    q = ChunkQuery(
+        id="t1", query=gold.native_text[:60] or gold.chunk_id, lang="en", gold_chunks=(gold.chunk_id,)
+    )
+    extra = chunk_gold_rows(lexical, [q], "tkd")
+    assert len(extra.y) > 1 and int(extra.y.sum()) == 1  # its gold chunk is among the candidates, once
+    fold = chunk_gold_fold((gold.chunk_id,))
+    assert set(extra.fold.tolist()) == {fold} and set(extra.qid.tolist()) == {"tkd/t1"}
+    assert chunk_gold_fold((f"{gold.doc_id}_p9_b00", gold.chunk_id)) == fold  # by document, not chunk
+
+    seen: list[int] = []
+
+    def fit(rows: Rows, **kw: object) -> int:
+        seen.append(len(rows.y))
+        return len(rows.y)
+
+    base = Rows(
+        X=np.zeros((3, len(FEATURES))),
+        y=np.array([1, 0, 0], dtype=np.int8),
+        qid=np.array(["a/1"] * 3, dtype=object),
+        fold=np.zeros(3, dtype=np.int64),
+    )
+    assert with_rows(fit, extra)(base, exclude_fold=2) == 3 + len(extra.y)
+    assert with_rows(fit, None) is fit

@@ -43,6 +43,9 @@ __all__ = [
     "CVResult",
     "crossvalidate",
     "doc_fold",
+    "chunk_gold_fold",
+    "chunk_gold_results",
+    "chunk_gold_rows",
     "fit_ranker",
     "fit_unit_rankers",
     "label_candidates",
@@ -50,6 +53,7 @@ __all__ = [
     "open_corpus",
     "training_rows",
     "unit_thresholds",
+    "with_rows",
 ]
 
 N_FOLDS = 5
@@ -199,6 +203,53 @@ def training_rows(corpora: Sequence[Corpus], *, progress: Callable[[str], None] 
         cand=np.concatenate(cand_rows) if cand_rows else np.zeros(0, dtype=np.int64),
         queries=where,
     )
+
+
+def chunk_gold_fold(gold_chunks: Sequence[str], n: int = N_FOLDS) -> int:
+    """A chunk-id question's fold, by document: sha256(the first of its gold documents' ids) mod n."""
+    doc = sorted(g.split("_p")[0] for g in gold_chunks)[0]
+    return int(hashlib.sha256(doc.encode("utf-8")).hexdigest(), 16) % n
+
+
+def chunk_gold_rows(index: Any, queries: Sequence[Any], name: str) -> Rows:
+    """Training rows from chunk-id questions (TKD: `gold_chunks`, no regions): a candidate is
+    positive when its chunk id is gold. They join the fits (`with_rows`), not the unit choice, which
+    needs region gold."""
+    from layoutrag.index.query import normalize_query
+
+    Xs, ys, qids, folds = [], [], [], []
+    for q in queries:
+        text = normalize_query(q.query, max_chars=index.settings.search.max_query_chars)
+        cands, X = index.features(text)
+        gold = set(q.gold_chunks)
+        y = np.array([index.chunks[int(i)].chunk_id in gold for i in cands.tolist()], dtype=np.int8)
+        Xs.append(X)
+        ys.append(y)
+        qids += [f"{name}/{q.id}"] * len(y)
+        folds += [chunk_gold_fold(q.gold_chunks)] * len(y)
+    return Rows(
+        X=np.vstack(Xs) if Xs else np.zeros((0, len(FEATURES))),
+        y=np.concatenate(ys) if ys else np.zeros(0, dtype=np.int8),
+        qid=np.array(qids, dtype=object),
+        fold=np.array(folds, dtype=np.int64),
+    )
+
+
+def with_rows(fit: Callable[..., Any], extra: Rows | None) -> Callable[..., Any]:
+    """`fit` on its rows plus `extra` (the same folds left out of both)."""
+    if extra is None or not len(extra.y):
+        return fit
+
+    def fit_both(rows: Rows, **kw: Any) -> Any:
+        both = Rows(
+            X=np.vstack([rows.X, extra.X]),
+            y=np.concatenate([rows.y, extra.y]),
+            qid=np.concatenate([rows.qid, extra.qid]),
+            fold=np.concatenate([rows.fold, extra.fold]),
+        )
+        return fit(both, **kw)
+
+    return fit_both
 
 
 def _training_mask(rows: Rows, excluded: set[int | None]) -> np.ndarray:
@@ -427,6 +478,25 @@ def crossvalidate(
                 for name in sorted(set(set_of.values()))
             }
             out.append(res)
+    return out
+
+
+def chunk_gold_results(
+    index: Any, queries: Sequence[Any], rankers: dict[int, Any], hits: HitSettings, *, name: str = "learned"
+) -> list:
+    """Chunk-id questions (TKD) scored by search with the ranker of each question's fold (fit
+    without that fold): the held-out R@k / MRR of the learned ranker on that set."""
+    from layoutrag.config import FusionSettings, FusionStrategy
+
+    out: list = []
+    for k, ranker in rankers.items():
+        opts = SearchOptions(fusion=FusionSettings(strategy=FusionStrategy.learned), hits=hits, ranker=ranker)
+
+        def search(text: str, n: int, o: SearchOptions = opts) -> Sequence[Chunk]:
+            return index.search(text, top_k=n, options=o)
+
+        qs = [q for q in queries if chunk_gold_fold(q.gold_chunks) == k]
+        out += evaluate(qs, search, name=name).chunk
     return out
 
 
