@@ -4,13 +4,14 @@ both scorings, pooled over held-out folds, per fold, per kind, per language, per
     PYTHONPATH=src .venv/bin/python benchmarks/crossval.py \\
         --dev-data /work/evaldata/pymupdf --shared /work/shared \\
         --gen-data /work/evaldata/generated-rank --gen-queries /work/evaldata/gen-pdfs-rank/queries.jsonl \\
-        [--json OUT.json] [--systems learned,weighted,...]
+        [--tkd-data TKD_DATA] [--json OUT.json] [--systems learned,weighted,...] [--write-ranker F]
 
 Folds: `eval/datasheets/folds.tsv` for the shared datasheets, sha256(file name) mod 5 for the
-generated ones (layoutrag.evaluation.crossval). The learned ranker of fold k (LightGBM LambdaRank
-trees; `linear`: the previous logistic-regression model) is fit on the other folds' queries (both
-corpora), its unit-choice thresholds by nested CV inside them (the `learn` extra); nothing else is
-fitted here.
+generated ones, sha256(first gold document id) mod 5 for TKD's chunk-id questions
+(layoutrag.evaluation.crossval). The learned ranker of fold k (LightGBM LambdaRank trees; `linear`:
+the previous logistic-regression model) is fit on the other folds' queries (both region corpora,
+and TKD's questions with `--tkd-data`), its unit-choice thresholds by nested CV inside them on the
+region sets (the `learn` extra); nothing else is fitted here. TKD is scored held out by fold.
 """
 
 from __future__ import annotations
