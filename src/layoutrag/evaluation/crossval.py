@@ -10,7 +10,10 @@
   hand-set constants, which were set on `dev-queries.jsonl`: its numbers on those queries are not
   held-out numbers).
 - Labels: a candidate chunk is positive when its member boxes on the gold page cover >= 95 % of the
-  gold region (`metrics.covers`), i.e. when it alone would be a hit.
+  gold region (`metrics.covers`), i.e. when it alone would be a hit. Chunk-id questions (TKD, no
+  regions) add training rows whose positive is a gold chunk id (`chunk_gold_rows`, joined to a fit
+  by `with_rows`; fold = sha256(first gold document id) mod 5) and are scored held out by fold
+  (`chunk_gold_results`); the unit-choice thresholds are chosen on region queries only.
 - Scorings: "companions counted" (`hit_page_members` 3: a hit shows up to three chunks of one page,
   and its leakage counts them) and "one chunk a hit" (`hit_page_members` 1).
 - Numbers are pooled over all held-out queries (each query scored once, by the model that did not
