@@ -181,11 +181,10 @@ def extract_specs(
         for v in values:
             if v.table != "ordering" and ratings:
                 v.table = "ratings"
-            v.doubt = v.doubt or _doubt(v)
-            if not v.doubt:
-                out.append(v)
-            elif withheld is not None:
-                withheld.append(v)
+        kept, doubted = _gate(values)
+        out.extend(kept)
+        if withheld is not None:
+            withheld.extend(doubted)
     return out
 
 
@@ -195,12 +194,17 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
     Values the gate doubts are left out, as from the stored specs."""
     if chunk.block_type != "table" or not chunk.rows:
         return []
-    out = []
-    for v in _table_specs(chunk.doc_id, "", chunk, None):
+    return _gate(_table_specs(chunk.doc_id, "", chunk, None))[0]
+
+
+def _gate(values: list[SpecValue]) -> tuple[list[SpecValue], list[SpecValue]]:
+    """(the values the gate passes, the doubted ones), each doubted value's `doubt` set."""
+    kept: list[SpecValue] = []
+    doubted: list[SpecValue] = []
+    for v in values:
         v.doubt = v.doubt or _doubt(v)
-        if not v.doubt:
-            out.append(v)
-    return out
+        (doubted if v.doubt else kept).append(v)
+    return kept, doubted
 
 
 # --------------------------------------------------------------------------- the confidence gate
@@ -389,13 +393,7 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
             i, roles = hit
             b = row.cell_boxes[i]
             heads = sorted(
-                (
-                    w
-                    for w in words(row.page)
-                    if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5
-                    and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
-                    and _role_of(w.text)[0] in roles
-                ),
+                (w for w in _words_in(words(row.page), b) if _role_of(w.text)[0] in roles),
                 key=lambda w: w.bbox_pdf.x0,
             )
             if [_role_of(w.text)[0] for w in heads] == roles:
@@ -417,6 +415,15 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
     return out
 
 
+def _words_in(words: list[Word], b: BBox) -> list[Word]:
+    """The words whose centre lies in box b (half a point of slack)."""
+    return [
+        w
+        for w in words
+        if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5 and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
+    ]
+
+
 def _split_row(
     row: TableRow, split: tuple[int, list[float], list[str], int], page_words: list[Word] | None
 ) -> tuple[TableRow, bool]:
@@ -430,12 +437,7 @@ def _split_row(
     if page_words is None:  # the header row itself
         texts, boxes = list(head_texts), slots
     else:
-        inside = [
-            w
-            for w in page_words
-            if b.x0 - 0.5 <= w.bbox_pdf.center[0] <= b.x1 + 0.5
-            and b.y0 - 0.5 <= w.bbox_pdf.center[1] <= b.y1 + 0.5
-        ]
+        inside = _words_in(page_words, b)
         ys = sorted(w.bbox_pdf.center[1] for w in inside)
         one_line = not ys or ys[-1] - ys[0] <= 2.5
         got: list[list[Word]] = [[] for _ in centres]
