@@ -23,6 +23,7 @@ from layoutrag.records import SpecConstraint, SpecValue
 from layoutrag.vocab import spec_parameters, spec_units
 
 __all__ = [
+    "MODIFIER_WORDS",
     "ParsedValue",
     "check",
     "describe_constraint",
@@ -411,10 +412,14 @@ def _crossed(name: str, matched: str, pid: str) -> bool:
 # voltage drift", "offset current" is not a frequency, an output voltage, a current of the part. Source:
 # the general terms of JEDEC JESD99 / IEC 60748 (offset, drift, temperature coefficient, error,
 # regulation, rejection ratio) - a value named so is a difference or a ratio of the base quantity.
+MODIFIER_WORDS = (
+    "offset", "drift", "deviation", "error", "variation", "change", "shift", "ripple", "noise",
+    "coefficient", "tempco", "hysteresis", "mismatch", "regulation", "rejection", "sensitivity",
+    "linearity", "accuracy", "tolerance", "stability",
+)  # fmt: skip
 _MODIFIER_RE = re.compile(
-    r"\b(?:offset|drift|deviation|deviations|error|errors|variation|change|shift|ripple|noise|"
-    r"coefficient|tempco|hysteresis|mismatch|regulation|rejection|sensitivity|nonlinearity|"
-    r"linearity|accuracy|tolerance|stability)\b|偏差|漂移|失调|误差|温漂|纹波|噪声"
+    r"\b(?:" + "|".join((*MODIFIER_WORDS, "deviations", "errors", "nonlinearity")) + r")\b"
+    r"|偏差|漂移|失调|误差|温漂|纹波|噪声"
 )
 
 

@@ -44,6 +44,7 @@ from layoutrag.records import (
     Word,
 )
 from layoutrag.specs import (
+    MODIFIER_WORDS,
     ParsedValue,
     fold,
     match_parameter,
@@ -280,10 +281,11 @@ def _doubt(v: SpecValue) -> str:
     return ""
 
 
+# a relative quantity's name (the modifiers of layoutrag.specs, and ratios, densities, rates):
+# its unit need not be the head noun's
 _MODIFIED_RE = re.compile(
-    r"\b(?:offset|drift|deviation|error|variation|change|shift|ripple|noise|coefficient|tempco|"
-    r"hysteresis|mismatch|regulation|rejection|sensitivity|linearity|accuracy|tolerance|stability|"
-    r"ratio|gain|density|rate|slope|per|vs|versus)\b|/"
+    r"\b(?:" + "|".join((*MODIFIER_WORDS, "ratio", "gain", "density", "rate", "slope", "per", "vs", "versus"))
+    + r")\b|/"
 )
 
 
