@@ -29,6 +29,7 @@ from layoutrag.config import load_settings
 from layoutrag.evaluation.crossval import (
     N_FOLDS,
     SCORINGS,
+    Corpus,
     CVResult,
     chunk_gold_results,
     chunk_gold_rows,
@@ -115,20 +116,45 @@ def open_tkd(data: Path, shared: Path, s: Any) -> tuple[Any, list]:
     return load_index(data, settings=s), qs
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path("/work/shared"))
+def add_corpus_args(ap: argparse.ArgumentParser, *, shared: Path, tkd_help: str) -> None:
+    """The data options every ranking benchmark takes (crossval, train_ranker, tkd_training)."""
+    ap.add_argument("--shared", type=Path, default=shared)
     ap.add_argument("--dev-data", type=Path, default=None, help="ingested data dir of the shared datasheets")
     ap.add_argument("--gen-data", type=Path, default=None, help="ingested data dir of a generated set")
     ap.add_argument("--gen-queries", type=Path, default=None, help="its queries.jsonl")
+    ap.add_argument("--tkd-data", type=Path, default=None, help=tkd_help)
+
+
+def open_corpora(ap: argparse.ArgumentParser, args: argparse.Namespace, s: Any) -> list[Corpus]:
+    """The region corpora the options name: the shared datasheets (folds.tsv) and a generated set."""
+    corpora = []
+    if args.dev_data:
+        ev = args.shared / "eval/datasheets"
+        corpora.append(
+            open_corpus(
+                "dev",
+                args.dev_data,
+                [ev / "dev-queries.jsonl", ev / "dev-queries-2.jsonl"],
+                folds=load_folds(ev / "folds.tsv"),
+                settings=s,
+            )
+        )
+    if args.gen_data and args.gen_queries:
+        corpora.append(open_corpus("generated", args.gen_data, [args.gen_queries], settings=s))
+    if not corpora:
+        ap.error("give --dev-data and/or --gen-data with --gen-queries")
+    return corpora
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_corpus_args(
+        ap,
+        shared=Path("/work/shared"),
+        tkd_help="imported TKD chunks: its chunk-id questions join the fits and are scored by fold",
+    )
     ap.add_argument("--systems", default="learned,units,linear,weighted,bm25,dense,rrf,pages,windows")
     ap.add_argument("--json", type=Path, default=None, help="write every number here")
-    ap.add_argument(
-        "--tkd-data",
-        type=Path,
-        default=None,
-        help="imported TKD chunks: its chunk-id questions join the fits and are scored by fold",
-    )
     ap.add_argument(
         "--write-ranker",
         type=Path,
@@ -137,23 +163,7 @@ def main() -> None:
     )
     args = ap.parse_args()
     s = load_settings()
-    corpora = []
-    if args.dev_data:
-        ev = args.shared / "eval/datasheets"
-        folds = load_folds(ev / "folds.tsv")
-        corpora.append(
-            open_corpus(
-                "dev",
-                args.dev_data,
-                [ev / "dev-queries.jsonl", ev / "dev-queries-2.jsonl"],
-                folds=folds,
-                settings=s,
-            )
-        )
-    if args.gen_data and args.gen_queries:
-        corpora.append(open_corpus("generated", args.gen_data, [args.gen_queries], settings=s))
-    if not corpora:
-        ap.error("give --dev-data and/or --gen-data with --gen-queries")
+    corpora = open_corpora(ap, args, s)
     for c in corpora:
         say(f"{c.name}: {len(c.queries)} queries, {len(c.unresolved)} on documents not indexed")
     wanted = args.systems.split(",")

@@ -18,38 +18,24 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+from crossval import add_corpus_args, open_corpora, open_tkd
 
 from layoutrag.config import load_settings
 from layoutrag.evaluation import crossval as cv
-from layoutrag.evaluation.harness import ChunkQuery, load_queries
 from layoutrag.evaluation.metrics import chunk_metrics, region_metrics
-from layoutrag.index.store import load_index
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path("../shared"))
-    ap.add_argument("--dev-data", type=Path, required=True)
-    ap.add_argument("--gen-data", type=Path, required=True)
-    ap.add_argument("--gen-queries", type=Path, required=True)
-    ap.add_argument("--tkd-data", type=Path, required=True)
+    add_corpus_args(ap, shared=Path("../shared"), tkd_help="imported TKD chunks (required)")
     ap.add_argument("--fits", default="trees,trees+tkd")
     args = ap.parse_args()
+    if not (args.dev_data and args.gen_data and args.gen_queries and args.tkd_data):
+        ap.error("give --dev-data, --gen-data, --gen-queries and --tkd-data")
     s = load_settings()
-    ev = args.shared / "eval/datasheets"
-    corpora = [
-        cv.open_corpus(
-            "dev",
-            args.dev_data,
-            [ev / "dev-queries.jsonl", ev / "dev-queries-2.jsonl"],
-            folds=cv.load_folds(ev / "folds.tsv"),
-            settings=s,
-        ),
-        cv.open_corpus("generated", args.gen_data, [args.gen_queries], settings=s),
-    ]
+    corpora = open_corpora(ap, args, s)
     rows = cv.training_rows(corpora)
-    tix = load_index(args.tkd_data, settings=s)
-    tq = [q for q in load_queries(args.shared / "eval/tkd/dev-queries.jsonl") if isinstance(q, ChunkQuery)]
+    tix, tq = open_tkd(args.tkd_data, args.shared, s)
     T = cv.chunk_gold_rows(tix, tq, "tkd")
     per_fold = np.bincount([cv.chunk_gold_fold(q.gold_chunks) for q in tq], minlength=cv.N_FOLDS)
     print(

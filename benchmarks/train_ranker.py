@@ -19,6 +19,8 @@ import json
 import sys
 from pathlib import Path
 
+from crossval import add_corpus_args, open_corpora, open_tkd
+
 from layoutrag.config import load_settings
 from layoutrag.evaluation.crossval import (
     SCORINGS,
@@ -26,8 +28,6 @@ from layoutrag.evaluation.crossval import (
     chunk_gold_rows,
     fit_ranker,
     fit_trees,
-    load_folds,
-    open_corpus,
     training_rows,
     unit_thresholds,
     with_rows,
@@ -39,38 +39,17 @@ OUT = Path(__file__).resolve().parents[1] / "src/layoutrag/data/ranker.json"
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--shared", type=Path, default=Path("/work/shared"))
-    ap.add_argument("--dev-data", type=Path, default=None)
-    ap.add_argument("--gen-data", type=Path, default=None)
-    ap.add_argument("--gen-queries", type=Path, default=None)
+    add_corpus_args(ap, shared=Path("/work/shared"), tkd_help="imported TKD chunks (chunk-id questions)")
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--tkd-data", type=Path, default=None, help="imported TKD chunks (chunk-id questions)")
     ap.add_argument(
         "--model", choices=("trees", "linear"), default="trees", help="LambdaRank trees (shipped) or linear"
     )
     args = ap.parse_args()
     s = load_settings()
-    corpora = []
-    if args.dev_data:
-        ev = args.shared / "eval/datasheets"
-        corpora.append(
-            open_corpus(
-                "dev",
-                args.dev_data,
-                [ev / "dev-queries.jsonl", ev / "dev-queries-2.jsonl"],
-                folds=load_folds(ev / "folds.tsv"),
-                settings=s,
-            )
-        )
-    if args.gen_data and args.gen_queries:
-        corpora.append(open_corpus("generated", args.gen_data, [args.gen_queries], settings=s))
-    if not corpora:
-        ap.error("give --dev-data and/or --gen-data with --gen-queries")
+    corpora = open_corpora(ap, args, s)
     rows = training_rows(corpora, progress=lambda m: print(m, file=sys.stderr))
     extra = None
     if args.tkd_data:
-        from crossval import open_tkd
-
         index, questions = open_tkd(args.tkd_data, args.shared, s)
         extra = chunk_gold_rows(index, questions, "tkd")
     write_ranker(rows, corpora, args.out, model=args.model, extra=extra)
