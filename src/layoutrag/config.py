@@ -75,6 +75,13 @@ class LayoutSettings(_Group):
     # 57/74 gold regions covered >= 95 % by its elements, yolo 56/74 (chunks: 56 vs 54 of 73)
     layout_backend: Literal["pymupdf", "yolo"] = Field("pymupdf", description="Layout detector.")
     yolo_confidence: float = Field(0.25, ge=0.0, le=1.0, description="YOLO detections below are dropped.")
+    scan_layout: Literal["yolo", "ocr", "yolo+ocr"] = Field(
+        "yolo",
+        description=(
+            "Pages without a text layer: YOLO on the page image, PyMuPDF's model on the OCR words "
+            "over the image, or both."
+        ),
+    )
     dedup_strategy: Literal["area", "confidence"] = Field(
         "area", description="Overlapping detections: keep by area (confidence: ablation only)."
     )

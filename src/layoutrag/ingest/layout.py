@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -26,7 +27,7 @@ from layoutrag.errors import BackendError, InputError
 from layoutrag.geometry import area, clip, contains_frac, px_to_pt, union_box
 from layoutrag.ingest.labels import map_label
 from layoutrag.pdf import page_drawings, to_displayed
-from layoutrag.records import BBox
+from layoutrag.records import BBox, Word
 
 __all__ = [
     "BACKENDS",
@@ -36,8 +37,10 @@ __all__ = [
     "YoloLayoutDetector",
     "get_detector",
     "graphic_regions",
+    "image_rulings",
     "letterbox",
     "nms",
+    "ocr_page_layout",
     "set_model_threads",
     "snap_tables_to_rulings",
     "yolo_model_path",
@@ -72,19 +75,83 @@ class PyMuPDFLayoutDetector:
             _set_session_threads(threads)
 
     def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
-        page.get_layout()
-        raw = getattr(page, "layout_information", None) or []
-        w, h = page.rect.width, page.rect.height
-        out = []
-        for x0, y0, x1, y1, cls in raw:
-            box = clip(to_displayed(page, (x0, y0, x1, y1)), w, h)
-            if box.width <= 0 or box.height <= 0:
-                continue
-            out.append(Detection(map_label(cls), str(cls), 1.0, box))
+        return self._with_drawings(page, _model_detections(page))
+
+    def detect_scan(
+        self, page: pymupdf.Page, words: Sequence[Word], image: np.ndarray, dpi: int
+    ) -> list[Detection]:
+        """A page without a text layer: the model reads its OCR words over its image
+        (:func:`ocr_page_layout`); tables snap to the ruling lines seen in the image
+        (:func:`image_rulings`) as well as to vector ones; the page's vector drawings are used as on
+        any page, its raster images are not (they are the scan)."""
+        out = ocr_page_layout(page, words, image)
+        clusters = _drawing_clusters(page)
+        out = snap_tables_to_rulings(out, clusters + image_rulings(image, dpi))
+        out = snap_pictures_to_drawings(out, clusters)
+        return out + graphic_regions(page, out, clusters, images=False)
+
+    @staticmethod
+    def _with_drawings(page: pymupdf.Page, out: list[Detection]) -> list[Detection]:
         clusters = _drawing_clusters(page)
         out = snap_tables_to_rulings(out, clusters)
         out = snap_pictures_to_drawings(out, clusters)
         return out + graphic_regions(page, out, clusters)
+
+
+def _model_detections(page: pymupdf.Page) -> list[Detection]:
+    """PyMuPDF's layout model on `page`, boxes in displayed space clipped to the page."""
+    page.get_layout()
+    raw = getattr(page, "layout_information", None) or []
+    w, h = page.rect.width, page.rect.height
+    out = []
+    for x0, y0, x1, y1, cls in raw:
+        box = clip(to_displayed(page, (x0, y0, x1, y1)), w, h)
+        if box.width > 0 and box.height > 0:
+            out.append(Detection(map_label(cls), str(cls), 1.0, box))
+    return out
+
+
+_CJK_FROM = 0x2E80  # CJK radicals onward: such a word is set in a CJK font
+_ASCENT, _DESCENT = 0.8, 0.2  # a word box's height split between ascender and descender (helv-like)
+
+
+def ocr_page_layout(
+    page: pymupdf.Page, words: Sequence[Word], image: np.ndarray | None = None
+) -> list[Detection]:
+    """PyMuPDF's layout model over a scanned page's OCR result and its image.
+
+    The model reads a page's objects, and a scan has only an image. Here it is given a page made
+    of both: a new page of the displayed size showing `image` (the displayed page rendered, so
+    upright whatever its /Rotate; none: words only), with every OCR word set
+    as invisible text (render mode 3, as OCR'd PDFs carry their text layer) in its box - the font
+    size from the box's height, the width stretched to the box's. The model then sees the text
+    lines, their sizes and positions and the picture, as on a born-digital page."""
+    w, h = page.rect.width, page.rect.height
+    if not words:
+        return []
+    synth = pymupdf.open()
+    try:
+        sp = synth.new_page(width=w, height=h)
+        if image is not None:  # the displayed page as rendered (upright whatever the page's /Rotate)
+            h_px, w_px = image.shape[:2]
+            pix = pymupdf.Pixmap(
+                pymupdf.csRGB, w_px, h_px, np.ascontiguousarray(image[:, :, :3]).tobytes(), False
+            )
+            sp.insert_image(sp.rect, pixmap=pix)
+        for word in words:
+            text = " ".join(word.text.split())
+            b = word.bbox_pdf
+            if not text or b.x1 <= b.x0 or b.y1 <= b.y0:
+                continue
+            font = "china-s" if any(ord(ch) >= _CJK_FROM for ch in text) else "helv"
+            size = max((b.y1 - b.y0) / (_ASCENT + _DESCENT), 1.0)
+            length = pymupdf.get_text_length(text, fontname=font, fontsize=size)
+            base = pymupdf.Point(b.x0, b.y1 - _DESCENT * size)
+            stretch = pymupdf.Matrix((b.x1 - b.x0) / length, 1) if length > 0 else pymupdf.Identity
+            sp.insert_text(base, text, fontname=font, fontsize=size, render_mode=3, morph=(base, stretch))
+        return _model_detections(sp)
+    finally:
+        synth.close()
 
 
 def _set_session_threads(threads: int) -> None:
@@ -115,7 +182,9 @@ def _set_session_threads(threads: int) -> None:
                 opts.enable_cpu_mem_arena = False
                 opts.intra_op_num_threads = threads
                 opts.inter_op_num_threads = 1
-                setattr(obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers()))
+                setattr(
+                    obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers())
+                )
             elif hasattr(value, "__dict__") and type(value).__module__.startswith("pymupdf.layout"):
                 visit(value, depth + 1)
 
@@ -158,6 +227,53 @@ def _drawing_clusters(page: pymupdf.Page) -> list[BBox]:
         return [clip(to_displayed(page, r), w, h) for r in page.cluster_drawings(drawings=paths)]
     except Exception:  # pragma: no cover - malformed drawing commands
         return []
+
+
+RULE_MIN_SHARE = 1 / 25  # a ruling seen in an image is a straight ink run this share of the page side
+
+
+def image_rulings(image: np.ndarray, dpi: int) -> list[BBox]:
+    """Clusters of the ruling lines drawn on a page image (a scan's table grids and boxes), in points.
+
+    Ink is the adaptive threshold of the grey image; a morphological opening with a long thin
+    kernel keeps only straight horizontal or vertical runs of at least ``RULE_MIN_SHARE`` of the
+    page's side (text strokes are far shorter); touching lines are one cluster (connected
+    components after a 3 px dilation). Page frames and page-wide rules are left out as for vector
+    drawings."""
+    import cv2
+
+    h_px, w_px = image.shape[:2]
+    gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) if image.ndim == 3 else image
+    ink = cv2.adaptiveThreshold(
+        cv2.bitwise_not(gray), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -2
+    )
+    rules = np.zeros_like(ink)
+    for kw, kh in ((max(int(w_px * RULE_MIN_SHARE), 8), 1), (1, max(int(h_px * RULE_MIN_SHARE), 8))):
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (kw, kh))
+        rules = cv2.bitwise_or(rules, cv2.morphologyEx(ink, cv2.MORPH_OPEN, kernel))
+    rules = cv2.dilate(rules, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(rules, connectivity=8)
+    w_pt, h_pt = w_px * 72 / dpi, h_px * 72 / dpi
+    out = []
+    for x, y, bw, bh, _ in stats[1:n]:
+        box = clip(px_to_pt((x, y, x + bw, y + bh), dpi), w_pt, h_pt)
+        thin = min(box.width, box.height) <= 3
+        if thin and (box.width >= RULE_SPAN * w_pt or box.height >= RULE_SPAN * h_pt):
+            continue  # a header/footer rule or a page edge
+        if (
+            box.width >= FRAME_SPAN * w_pt
+            and box.height >= FRAME_SPAN * h_pt
+            and _hollow(rules[y : y + bh, x : x + bw])
+        ):
+            continue  # a page frame
+        out.append(box)
+    return out
+
+
+def _hollow(lines: np.ndarray) -> bool:
+    """A frame: its line pixels lie along its edges (nothing drawn in its middle half)."""
+    h, w = lines.shape
+    return not lines[h // 4 : h - h // 4, w // 4 : w - w // 4].any()
 
 
 RULING_MAX_GROWTH = 2.0  # a ruling this much larger than the table box is taken as it is ...
@@ -225,7 +341,11 @@ MAX_TABLE_SHARE = 0.5  # a drawing cluster mostly inside a table is its ruling
 
 
 def graphic_regions(
-    page: pymupdf.Page, detections: list[Detection], clusters: list[BBox] | None = None
+    page: pymupdf.Page,
+    detections: list[Detection],
+    clusters: list[BBox] | None = None,
+    *,
+    images: bool = True,
 ) -> list[Detection]:
     """Picture detections for drawing clusters and images that are not table rulings or page frames."""
     w, h = page.rect.width, page.rect.height
@@ -233,7 +353,10 @@ def graphic_regions(
         clusters = _drawing_clusters(page)
     candidates: list[tuple[str, BBox]] = [("vector_graphics", c) for c in clusters]
     try:
-        candidates += [("raster_image", to_displayed(page, info["bbox"])) for info in page.get_image_info()]
+        if images:
+            candidates += [
+                ("raster_image", to_displayed(page, info["bbox"])) for info in page.get_image_info()
+            ]
     except Exception:  # pragma: no cover
         pass
     tables = [d.bbox_pdf for d in detections if d.label == "table"]

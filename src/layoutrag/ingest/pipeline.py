@@ -46,8 +46,8 @@ from layoutrag.ingest.stages import (
     extract_text,
     file_sha256,
     layout_key,
-    needs_image_fallback,
     one_line,
+    scan_key,
     stage_version,
     text_key,
 )
@@ -217,8 +217,7 @@ def _ingest_open(
         layout_artifact_path(data, doc_id, backend_tag(backend, settings), settings.render.dpi),
         layout_key(sha, backend, settings),
     )
-    if any(needs_image_fallback(detector, t) for t in text.pages):
-        l_key += f"|scan-fallback={backend_tag('yolo', settings)}"
+    l_key += scan_key(detector, text.pages, settings)
     layout = load_artifact(l_path, LayoutArtifact, l_key)
     if layout is None:
         layout = detect_layout(pdf, detector, settings, tick, text.pages)

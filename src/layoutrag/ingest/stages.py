@@ -25,7 +25,7 @@ from layoutrag.ingest.artifacts import (
     TextArtifact,
 )
 from layoutrag.ingest.dedup import dedup
-from layoutrag.ingest.layout import Detection, LayoutDetector, get_detector
+from layoutrag.ingest.layout import Detection, LayoutDetector, PyMuPDFLayoutDetector, get_detector
 from layoutrag.ingest.reading_order import order_elements
 from layoutrag.ingest.text import assign_text
 from layoutrag.pdf import (
@@ -97,10 +97,13 @@ def layout_key(sha: str, backend: str, settings: Settings) -> str:
 
 
 def document_key(sha: str, backend: str, settings: Settings) -> str:
-    """Content hash + stage version + layout backend + de-dup strategy + dpi."""
+    """Content hash + stage version + layout backend + de-dup strategy + dpi (+ how scanned pages
+    are segmented, when not the default)."""
+    scan = settings.layout.scan_layout
     return (
         f"{sha}|{stage_version(backend)}|{backend_tag(backend, settings)}|dedup={settings.layout.dedup_strategy}"
         f"|dpi={settings.render.dpi}|min={settings.render.text_layer_min_chars}"
+        + ("" if scan == "yolo" else f"|scan={scan}")
     )
 
 
@@ -149,8 +152,35 @@ def extract_text(doc: pymupdf.Document, settings: Settings, tick: Tick) -> TextA
 
 def needs_image_fallback(detector: LayoutDetector, text: PageText | None) -> bool:
     """PyMuPDF's model reads page objects: on a scanned page (no text layer) it sees one image and
-    returns nothing. Such pages are detected with the image model instead."""
+    returns nothing. Such pages are detected by ``Settings.layout.scan_layout`` instead."""
     return not detector.needs_image and text is not None and text.text_status == "needs_ocr"
+
+
+def scan_key(detector: LayoutDetector, texts: Sequence[PageText], settings: Settings) -> str:
+    """The layout key's part for scanned pages ('' when the document has none or they are
+    detected as every other page: the YOLO backend with ``scan_layout = yolo``)."""
+    mode = settings.layout.scan_layout
+    if not any(t.text_status == "needs_ocr" for t in texts):
+        return ""
+    if mode == "yolo":
+        return "" if detector.needs_image else f"|scan-fallback={backend_tag('yolo', settings)}"
+    return f"|scan-layout={mode}|{backend_tag('yolo', settings)}"
+
+
+def scan_detections(page: pymupdf.Page, text: PageText, dpi: int, settings: Settings) -> list[Detection]:
+    """A page without a text layer, detected as ``scan_layout`` says: YOLO on the page image,
+    PyMuPDF's model on the OCR words laid over the image (:func:`ocr_page_layout`), or both (the
+    build stage's de-dup then keeps one of two boxes of the same region)."""
+    mode = settings.layout.scan_layout
+    out: list[Detection] = []
+    if mode in ("ocr", "yolo+ocr") and text.words:
+        model = get_detector("pymupdf")
+        assert isinstance(model, PyMuPDFLayoutDetector)
+        out += model.detect_scan(page, text.words, render_page_rgb(page, dpi), dpi)
+    if mode in ("yolo", "yolo+ocr") or not out:
+        yolo = get_detector("yolo", confidence=settings.layout.yolo_confidence)
+        out += yolo.detect(page, render_page_rgb(page, dpi), dpi)
+    return out
 
 
 def detect_layout(
@@ -166,11 +196,13 @@ def detect_layout(
             page = doc[i]
             text = text_pages[i] if text_pages is not None else None
             dpi = render_dpi(page, settings.render.dpi)  # less on a page over the pixel budget
-            image = render_page_rgb(page, dpi) if detector.needs_image else None
-            dets = detector.detect(page, image, dpi)
-            if not dets and needs_image_fallback(detector, text):
-                fallback = get_detector("yolo", confidence=settings.layout.yolo_confidence)
-                dets = fallback.detect(page, render_page_rgb(page, dpi), dpi)
+            if text is not None and text.text_status == "needs_ocr" and settings.layout.scan_layout != "yolo":
+                dets = scan_detections(page, text, dpi, settings)
+            elif text is not None and needs_image_fallback(detector, text):  # scan_layout = yolo: when the model finds nothing
+                dets = detector.detect(page, None, dpi) or scan_detections(page, text, dpi, settings)
+            else:
+                image = render_page_rgb(page, dpi) if detector.needs_image else None
+                dets = detector.detect(page, image, dpi)
             pl = PageLayout(page=i + 1, detections=[DetectionRecord(**d._asdict()) for d in dets])
         except Exception as e:
             pl = PageLayout(page=i + 1, error=f"layout: {one_line(e)}")
