@@ -28,7 +28,7 @@ import statistics
 import sys
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from layoutrag.chunking.pipeline import load_doc_chunks
@@ -97,7 +97,12 @@ class Corpus:
         if self.rechunk:
             from layoutrag.chunking.pipeline import page_units_in_memory
 
-            key = (name, page, self.settings.model_dump_json() if self.settings else "", tuple(sorted(_off())))
+            key = (
+                name,
+                page,
+                self.settings.model_dump_json() if self.settings else "",
+                tuple(sorted(_off())),
+            )
             if key not in self._pages:
                 doc = self.document(name)
                 assert doc is not None
@@ -208,9 +213,7 @@ def is_scan_page(corpus: Corpus, name: str, page: int) -> bool:
     return p.text_status == "needs_ocr" or p.text_source == "ocr"
 
 
-def run(
-    sets: dict[str, tuple[list[dict], dict[str, Corpus]]], folds: dict[str, int]
-) -> list[dict]:
+def run(sets: dict[str, tuple[list[dict], dict[str, Corpus]]], folds: dict[str, int]) -> list[dict]:
     """One row per (set, backend, query)."""
     rows = []
     for set_name, (queries, corpora) in sets.items():
@@ -283,7 +286,9 @@ def _cov(r: dict) -> int:
     return int(r[R["unit"]] is not None)
 
 
-def ablate(sets: dict[str, tuple[list[dict], dict[str, Corpus]]], folds: dict[str, int], select_sets: list[str]) -> dict:
+def ablate(
+    sets: dict[str, tuple[list[dict], dict[str, Corpus]]], folds: dict[str, int], select_sets: list[str]
+) -> dict:
     """Each rule switched off alone. For each fold the rule is kept or dropped on the other folds
     (of the `select_sets`, both backends): kept when it covers more queries there, or as many at a
     median area ratio lower by more than 0.005 (a rule that splits units earns its place by
@@ -329,7 +334,12 @@ def ablate(sets: dict[str, tuple[list[dict], dict[str, Corpus]]], folds: dict[st
             for r in off
             if _cov(r) and _cov(base_by[key(r)]) and base_by[key(r)][R["unit"]] > r[R["unit"]] + 1e-6
         )
-        out[rule] = {"per_fold": per_fold, "changed": changed, "tighter_with_rule": tighter, "looser_with_rule": looser}
+        out[rule] = {
+            "per_fold": per_fold,
+            "changed": changed,
+            "tighter_with_rule": tighter,
+            "looser_with_rule": looser,
+        }
         cov = " ".join(
             f"f{f}:{v['held_cov_gain']:+d}/{v['held_ratio_gain']:+.2f}{'' if v['keep'] else '(drop)'}"
             for f, v in per_fold.items()
@@ -362,12 +372,15 @@ def sweep(
             for c in corpora.values():
                 c.settings = settings
         results[v] = run(sets, folds)
-        print(f"{param}={v}: " + "  ".join(
-            f"{name} {fmt([r for r in results[v] if r['set'] == name])}" for name in sets
-        ), flush=True)
+        print(
+            f"{param}={v}: "
+            + "  ".join(f"{name} {fmt([r for r in results[v] if r['set'] == name])}" for name in sets),
+            flush=True,
+        )
     chosen: dict[int, str] = {}
     held: list[dict] = []
     for f in range(N_FOLDS):
+
         def train_score(v: str, f: int = f) -> tuple[bool, int, float]:
             rs = [r for r in results[v] if r["fold"] != f and r["set"] in select_sets]
             n, c, med = summary(rs)
@@ -380,7 +393,38 @@ def sweep(
     print(f"chosen per fold (on the other folds): {chosen}")
     for name in sets:
         for b in sorted({r["backend"] for r in held if r["set"] == name}):
-            print(f"  held-out {name}/{b}: {fmt([r for r in held if r['set'] == name and r['backend'] == b])}")
+            print(
+                f"  held-out {name}/{b}: {fmt([r for r in held if r['set'] == name and r['backend'] == b])}"
+            )
+    return {"chosen": chosen, "held_out": held}
+
+
+def choose(rows: list[dict], names: list[str], *, scans_only: bool) -> dict:
+    """Alternative ingests of the same documents (`--data` names: another layout backend or
+    setting) compared by fold: for each fold the alternative is chosen on the other folds (median
+    ratio <= MAX_RATIO, then most covered, then the smaller median ratio) and the held-out fold is
+    scored with it. `scans_only`: only queries on image-only pages count (an alternative that
+    changes only how scans are segmented)."""
+
+    def sub(name: str, keep: Callable[[dict], bool]) -> list[dict]:
+        return [r for r in rows if r["backend"] == name and keep(r) and (r["scan"] or not scans_only)]
+
+    chosen: dict[int, str] = {}
+    held: list[dict] = []
+    for f in range(N_FOLDS):
+
+        def train(name: str, f: int = f) -> tuple[bool, int, float]:
+            n, c, med = summary(sub(name, lambda r: r["fold"] != f))
+            return ((med or 0.0) <= MAX_RATIO, c, -(med or 0.0))
+
+        chosen[f] = max(names, key=train)
+        held += sub(chosen[f], lambda r, f=f: r["fold"] == f)
+    print(f"\nchosen per fold on the other folds{' (image-only pages)' if scans_only else ''}: {chosen}")
+    for name in names:
+        print(f"  {name:24} all folds {fmt(sub(name, lambda r: True))}")
+    print(f"  {'held-out choice':24} all folds {fmt(held)}")
+    for s in sorted({r["set"] for r in held}):
+        print(f"    set {s:18} {fmt([r for r in held if r['set'] == s])}")
     return {"chosen": chosen, "held_out": held}
 
 
@@ -415,9 +459,12 @@ def load_queries(path: Path) -> list[dict]:
 def main(argv: list[str]) -> None:
     if argv and not argv[0].startswith("--"):  # the old form: DATA_DIR [QUERIES]
         pos = [a for a in argv if not a.startswith("--")]
-        argv = ["--data", f"pymupdf={pos[0]}", "--queries", f"dev={pos[1] if len(pos) > 1 else DEFAULT_QUERIES}"] + [
-            a for a in argv if a.startswith("--")
-        ]
+        argv = [
+            "--data",
+            f"pymupdf={pos[0]}",
+            "--queries",
+            f"dev={pos[1] if len(pos) > 1 else DEFAULT_QUERIES}",
+        ] + [a for a in argv if a.startswith("--")]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", action="append", default=[], help="BACKEND=DIR (real datasheets)")
     ap.add_argument("--queries", action="append", default=[], help="SET=QUERIES.jsonl over the --data dirs")
@@ -427,9 +474,19 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--sizes", action="store_true", help="also score block and page units")
     ap.add_argument("--ablate", action="store_true")
     ap.add_argument("--sweep", default="", help="GROUP.LEAF=V1,V2,... a chunking setting chosen by fold")
-    ap.add_argument("--select", default="", help="sets the choices are made on, other folds only (default: all)")
+    ap.add_argument(
+        "--select", default="", help="sets the choices are made on, other folds only (default: all)"
+    )
     ap.add_argument("--misses", action="store_true")
-    ap.add_argument("--off", default="", help="RULE,RULE: chunking rules switched off for this run (--rechunk)")
+    ap.add_argument(
+        "--choose", default="", help="NAME,NAME: --data alternatives chosen by fold on the others"
+    )
+    ap.add_argument(
+        "--scans-only", action="store_true", help="--choose over queries on image-only pages only"
+    )
+    ap.add_argument(
+        "--off", default="", help="RULE,RULE: chunking rules switched off for this run (--rechunk)"
+    )
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
 
@@ -446,7 +503,9 @@ def main(argv: list[str]) -> None:
         sets[name] = (load_queries(Path(q)), corpora)
     for name, spec in _pairs(args.gen).items():
         qpath, *dirs = spec.split("@")
-        gen = {b: Corpus(Path(d), rechunk=args.rechunk) for b, d in zip(("pymupdf", "yolo"), dirs, strict=False)}
+        gen = {
+            b: Corpus(Path(d), rechunk=args.rechunk) for b, d in zip(("pymupdf", "yolo"), dirs, strict=False)
+        }
         sets[name] = (load_queries(Path(qpath)), gen)
 
     if args.rechunk:
@@ -469,6 +528,8 @@ def main(argv: list[str]) -> None:
     print_tables(rows, LEVELS if args.sizes else ("unit",))
     if args.misses:
         print_misses(rows)
+    if args.choose:
+        choose(rows, args.choose.split(","), scans_only=args.scans_only)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 
