@@ -120,9 +120,31 @@ def test_ingest_segments_scans_as_configured(scans: dict, mode: str, tmp_path: P
     sources = {d.source_label for d in art.pages[0].detections}
     assert sources - YOLO_CLASSES  # the OCR-page model's detections are there
     assert bool(sources & YOLO_CLASSES) == (mode == "yolo+ocr")
-    # switching back to the default re-runs the layout stage (a different key), not OCR
-    (again,) = ingest_and_chunk([scans["root"] / "upright.pdf"], data, progress=False, settings=Settings())
+    # switching to YOLO alone re-runs the layout stage (a different key), not OCR
+    yolo_only = Settings().updated(scan_layout="yolo")
+    (again,) = ingest_and_chunk([scans["root"] / "upright.pdf"], data, progress=False, settings=yolo_only)
+    assert again.status == "ok"
     art2 = LayoutArtifact.model_validate_json(
         layout_artifact_path(dd, r.doc_id, "pymupdf", settings.render.dpi).read_bytes()
     )
     assert "scan-fallback=" in art2.key and {d.source_label for d in art2.pages[0].detections} <= YOLO_CLASSES
+
+
+def test_scan_setting_rebuilds_only_documents_with_scanned_pages(scans: dict, tmp_path: Path) -> None:
+    born_digital = tmp_path / "table.pdf"
+    doc = pymupdf.open()
+    add_table_page(doc)
+    doc.save(born_digital)
+    pdfs = [born_digital, scans["root"] / "upright.pdf"]
+    first = ingest_and_chunk(
+        pdfs, tmp_path / "d", progress=False, settings=Settings().updated(scan_layout="ocr")
+    )
+    assert [r.status for r in first] == ["ok", "ok"]
+    again = ingest_and_chunk(
+        pdfs, tmp_path / "d", progress=False, settings=Settings().updated(scan_layout="yolo")
+    )
+    assert [r.status for r in again] == ["skipped", "ok"]
+    same = ingest_and_chunk(
+        pdfs, tmp_path / "d", progress=False, settings=Settings().updated(scan_layout="yolo")
+    )
+    assert [r.status for r in same] == ["skipped", "skipped"]

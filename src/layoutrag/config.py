@@ -75,8 +75,10 @@ class LayoutSettings(_Group):
     # 57/74 gold regions covered >= 95 % by its elements, yolo 56/74 (chunks: 56 vs 54 of 73)
     layout_backend: Literal["pymupdf", "yolo"] = Field("pymupdf", description="Layout detector.")
     yolo_confidence: float = Field(0.25, ge=0.0, le=1.0, description="YOLO detections below are dropped.")
+    # Default by region coverage on the dev sets' image-only pages, chosen by document fold
+    # (benchmarks/region_check.py --choose --scans-only): yolo 15/17, ocr 14/17, yolo+ocr 17/17
     scan_layout: Literal["yolo", "ocr", "yolo+ocr"] = Field(
-        "yolo",
+        "yolo+ocr",
         description=(
             "Pages without a text layer: YOLO on the page image, PyMuPDF's model on the OCR words "
             "over the image, or both."

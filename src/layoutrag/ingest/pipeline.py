@@ -154,9 +154,11 @@ def ingest_document(
         sha = sha or file_sha256(path)
         doc_id = sha[:16]
         result.doc_id = doc_id
-        key = document_key(sha, backend, settings)
         name = name or path_text(path.name)
-        current = _load_current(data, doc_id, key)
+        current = _load_current(data, doc_id, document_key(sha, backend, settings))
+        if current is not None and any(p.text_status == "needs_ocr" for p in current.pages):
+            current = None  # built before its scanned pages' segmentation was part of the key
+        current = current or _load_current(data, doc_id, document_key(sha, backend, settings, scanned=True))
         if current is not None and (current.source_path, current.source_pdf) != (absolute_path(path), name):
             # the same content under another path: the record follows the file
             current = current.model_copy(update={"source_path": absolute_path(path), "source_pdf": name})
@@ -242,7 +244,9 @@ def _ingest_open(
         stage_version=stage_version(backend),
         title=doc_title(pdf, pages),
         pages=pages,
-        key="" if any(p.error for p in pages) else document_key(sha, backend, settings),
+        key=""
+        if any(p.error for p in pages)
+        else document_key(sha, backend, settings, scanned=any(p.text_status == "needs_ocr" for p in pages)),
     )
     atomic_write_json(data.document_json(doc_id), document)
     return document

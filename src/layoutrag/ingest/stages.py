@@ -1,9 +1,9 @@
 """The ingest stages of one document, public so that the pipeline and `show` share them.
 
-    keys      file_sha256, stage versions, the resumability keys of each stage's artifact
-    text      extract_text: the text layer, OCR where a page has none            (per page)
-    layout    detect_layout: the layout backend, YOLO on scanned pages            (per page)
-    build     build_page: de-dup, element text, reading order                     (per page)
+keys      file_sha256, stage versions, the resumability keys of each stage's artifact
+text      extract_text: the text layer, OCR where a page has none            (per page)
+layout    detect_layout: the layout backend, YOLO on scanned pages            (per page)
+build     build_page: de-dup, element text, reading order                     (per page)
 """
 
 from __future__ import annotations
@@ -93,17 +93,19 @@ def text_key(sha: str, settings: Settings) -> str:
 
 
 def layout_key(sha: str, backend: str, settings: Settings) -> str:
-    return f"{sha}|layout-v{LAYOUT_VERSIONS[backend]}|{backend_tag(backend, settings)}|dpi={settings.render.dpi}"
+    return (
+        f"{sha}|layout-v{LAYOUT_VERSIONS[backend]}|{backend_tag(backend, settings)}|dpi={settings.render.dpi}"
+    )
 
 
-def document_key(sha: str, backend: str, settings: Settings) -> str:
-    """Content hash + stage version + layout backend + de-dup strategy + dpi (+ how scanned pages
-    are segmented, when not the default)."""
-    scan = settings.layout.scan_layout
+def document_key(sha: str, backend: str, settings: Settings, *, scanned: bool = False) -> str:
+    """Content hash + stage version + layout backend + de-dup strategy + dpi (+ how pages without a
+    text layer are segmented, for a document that has such pages: a change of that setting then
+    re-builds only the documents it touches)."""
     return (
         f"{sha}|{stage_version(backend)}|{backend_tag(backend, settings)}|dedup={settings.layout.dedup_strategy}"
         f"|dpi={settings.render.dpi}|min={settings.render.text_layer_min_chars}"
-        + ("" if scan == "yolo" else f"|scan={scan}")
+        + (f"|scan={settings.layout.scan_layout}" if scanned else "")
     )
 
 
@@ -198,7 +200,9 @@ def detect_layout(
             dpi = render_dpi(page, settings.render.dpi)  # less on a page over the pixel budget
             if text is not None and text.text_status == "needs_ocr" and settings.layout.scan_layout != "yolo":
                 dets = scan_detections(page, text, dpi, settings)
-            elif text is not None and needs_image_fallback(detector, text):  # scan_layout = yolo: when the model finds nothing
+            elif text is not None and needs_image_fallback(
+                detector, text
+            ):  # scan_layout = yolo: when the model finds nothing
                 dets = detector.detect(page, None, dpi) or scan_detections(page, text, dpi, settings)
             else:
                 image = render_page_rgb(page, dpi) if detector.needs_image else None
@@ -252,5 +256,3 @@ def doc_title(doc: pymupdf.Document, pages: Sequence[Page]) -> str:
             if e.label == "title" and e.text.strip():
                 return " ".join(e.text.split())[:300]
     return " ".join(((doc.metadata or {}).get("title") or "").split())[:300]
-
-
