@@ -4,8 +4,10 @@ A unit covers a query when it is on the query's document and page and its member
 cover >= 95 % of every gold region (layoutrag.geometry.covered_area). The area ratio of a covered
 query is the smallest covering unit's on-page box area / region area (median over covered queries:
 keep it <= 1.5). Units are the stored chunks (reading units) and, with ``--sizes``, the larger units
-of docs/DESIGN.md "Units at several sizes" (block, page): a level's numbers use the smallest unit
-of that level or below.
+of docs/DESIGN.md "Units at several sizes" (block, page: every unit of the page, their member
+boxes) and ``page_hit``, the page unit a search returns when the ranker is unsure (its box is the
+page's; it exists when the page has a unit): a level's numbers use the smallest unit of that level
+or below.
 
 Reported per query set, layout backend, kind (table, figure, text, part_number), document fold
 (folds.tsv) and for image-only (OCR) pages apart. ``--rechunk`` scores chunks re-made in memory
@@ -41,7 +43,7 @@ DEFAULT_QUERIES = SHARED / "dev-queries.jsonl"
 DEFAULT_FOLDS = SHARED / "folds.tsv"
 COVER = 0.95
 MAX_RATIO = 1.5  # the bar on the median area ratio of the smallest covering unit
-LEVELS = ("unit", "block", "page")
+LEVELS = ("unit", "block", "page", "page_hit")  # page_hit: the page unit a search returns (the page's box)
 R = {lv: f"ratio_{lv}" for lv in LEVELS}  # a row's key for the ratio at each size
 N_FOLDS = 5
 
@@ -90,7 +92,16 @@ class Corpus:
         return self._doc[1]
 
     def units(self, name: str, page: int) -> list[tuple[str, list[BBox]]] | None:
-        """(level, member boxes on `page`) of every unit on the page; None: document not chunked."""
+        """(level, member boxes on `page`) of every unit on the page, the search's page unit (its box
+        the page's, when the page has a unit) last; None: document not chunked."""
+        units = self._units(name, page)
+        doc = self.document(name) if units else None
+        if units and doc is not None and 1 <= page <= len(doc.pages):
+            p = doc.pages[page - 1]
+            units = [*units, ("page_hit", [BBox(0.0, 0.0, p.width_pt, p.height_pt)])]
+        return units
+
+    def _units(self, name: str, page: int) -> list[tuple[str, list[BBox]]] | None:
         did = self.ids.get(name)
         if did is None:
             return None
