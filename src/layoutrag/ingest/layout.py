@@ -182,9 +182,7 @@ def _set_session_threads(threads: int) -> None:
                 opts.enable_cpu_mem_arena = False
                 opts.intra_op_num_threads = threads
                 opts.inter_op_num_threads = 1
-                setattr(
-                    obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers())
-                )
+                setattr(obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers()))
             elif hasattr(value, "__dict__") and type(value).__module__.startswith("pymupdf.layout"):
                 visit(value, depth + 1)
 

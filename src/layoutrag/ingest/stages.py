@@ -1,9 +1,10 @@
 """The ingest stages of one document, public so that the pipeline and `show` share them.
 
-keys      file_sha256, stage versions, the resumability keys of each stage's artifact
-text      extract_text: the text layer, OCR where a page has none            (per page)
-layout    detect_layout: the layout backend, YOLO on scanned pages            (per page)
-build     build_page: de-dup, element text, reading order                     (per page)
+    keys      file_sha256, stage versions, the resumability keys of each stage's artifact
+    text      extract_text: the text layer, OCR where a page has none            (per page)
+    layout    detect_layout: the layout backend; on scanned pages YOLO and the
+              PyMuPDF model over the OCR words (Settings.layout.scan_layout)    (per page)
+    build     build_page: de-dup, element text, reading order                     (per page)
 """
 
 from __future__ import annotations
@@ -93,9 +94,7 @@ def text_key(sha: str, settings: Settings) -> str:
 
 
 def layout_key(sha: str, backend: str, settings: Settings) -> str:
-    return (
-        f"{sha}|layout-v{LAYOUT_VERSIONS[backend]}|{backend_tag(backend, settings)}|dpi={settings.render.dpi}"
-    )
+    return f"{sha}|layout-v{LAYOUT_VERSIONS[backend]}|{backend_tag(backend, settings)}|dpi={settings.render.dpi}"
 
 
 def document_key(sha: str, backend: str, settings: Settings, *, scanned: bool = False) -> str:
@@ -174,14 +173,15 @@ def scan_detections(page: pymupdf.Page, text: PageText, dpi: int, settings: Sett
     PyMuPDF's model on the OCR words laid over the image (:func:`ocr_page_layout`), or both (the
     build stage's de-dup then keeps one of two boxes of the same region)."""
     mode = settings.layout.scan_layout
+    image = render_page_rgb(page, dpi)  # one render for both readers
     out: list[Detection] = []
     if mode in ("ocr", "yolo+ocr") and text.words:
         model = get_detector("pymupdf")
         assert isinstance(model, PyMuPDFLayoutDetector)
-        out += model.detect_scan(page, text.words, render_page_rgb(page, dpi), dpi)
+        out += model.detect_scan(page, text.words, image, dpi)
     if mode in ("yolo", "yolo+ocr") or not out:
         yolo = get_detector("yolo", confidence=settings.layout.yolo_confidence)
-        out += yolo.detect(page, render_page_rgb(page, dpi), dpi)
+        out += yolo.detect(page, image, dpi)
     return out
 
 
@@ -200,9 +200,7 @@ def detect_layout(
             dpi = render_dpi(page, settings.render.dpi)  # less on a page over the pixel budget
             if text is not None and text.text_status == "needs_ocr" and settings.layout.scan_layout != "yolo":
                 dets = scan_detections(page, text, dpi, settings)
-            elif text is not None and needs_image_fallback(
-                detector, text
-            ):  # scan_layout = yolo: when the model finds nothing
+            elif text is not None and needs_image_fallback(detector, text):  # scan_layout = yolo
                 dets = detector.detect(page, None, dpi) or scan_detections(page, text, dpi, settings)
             else:
                 image = render_page_rgb(page, dpi) if detector.needs_image else None
