@@ -83,7 +83,6 @@ _SHORT_PT = 24.0  # elements at most this tall side by side on one line are one 
 INSIDE_FRAC = 0.6  # an element with this share of its area inside a picture/table is a callout / part of it
 TITLE_MAX_GAP_FRAC = 0.03  # a title line this close above a caption-less figure is its caption
 _FRAGMENT_OVERLAP = 0.1  # pictures overlapping by this share of the smaller one are one drawing
-_PARAGRAPH_CHARS = 150  # longer text is a paragraph, not a callout, unless it lies inside the picture
 _TITLE_LINE_CHARS = 60
 _LABEL_GAP_PT = 24.0  # note lines this close beside a bare "NOTES:" label go on from it
 _BRIDGE_CHARS = 300  # a text between a table caption and its table up to this long joins them
@@ -194,16 +193,11 @@ def group_page(page: Page, settings: Settings) -> list[Group]:
             anchor_groups[m.element_id] = g
             taken.add(m.element_id)
 
-    # callouts and detector fragments lying inside an anchor belong to it (a paragraph the
-    # detector's picture box only clips is not a callout)
+    # callouts and detector fragments lying inside an anchor belong to it
     for e in els:
         if e.element_id in taken or e.label in BAND_LABELS or not enabled("callouts_inside"):
             continue
-        inside = [
-            a
-            for a in anchors
-            if contains_frac(e.bbox_pdf, a.bbox_pdf) >= INSIDE_FRAC and not _clipped_paragraph(e, a)
-        ]
+        inside = [a for a in anchors if contains_frac(e.bbox_pdf, a.bbox_pdf) >= INSIDE_FRAC]
         if inside:
             host = min(inside, key=lambda a: area(a.bbox_pdf))
             anchor_groups[host.element_id].members.append(e)
@@ -297,18 +291,6 @@ def _nearest_figure_caption(pic: Element, els: list[Element], page_h: float) -> 
         if best is None or gap < best[0]:
             best = (gap, e)
     return best[1] if best else None
-
-
-def _clipped_paragraph(e: Element, anchor: Element) -> bool:
-    """A long paragraph that a picture box covers only in part: the detector's box overlaps body
-    text, the paragraph is not a callout of the drawing."""
-    return (
-        enabled("clipped_paragraph")
-        and anchor.label == "picture"
-        and e.label in ("text", "list_item")
-        and len(e.text or "") > _PARAGRAPH_CHARS
-        and contains_frac(e.bbox_pdf, anchor.bbox_pdf) < 0.9
-    )
 
 
 def _attach_captions(

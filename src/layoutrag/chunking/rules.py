@@ -16,7 +16,6 @@ __all__ = ["RULES", "disabled", "enabled"]
 RULES: dict[str, str] = {
     "picture_fragments": "overlapping pictures are one drawing boxed in pieces (group._anchor_clusters)",
     "callouts_inside": "elements lying inside a picture/table join it (group.group_page)",
-    "clipped_paragraph": "a long paragraph a picture box only clips is not a callout (group._clipped_paragraph)",
     "caption_bridge": "a table caption reaches its table past a short conditions line (group._bridge)",
     "notes_under_anchor": "footnotes / Note: lines directly under a table or figure join it (group._attach_notes)",
     "notes_label_block": "lines beside / under a bare NOTES: label go on from it (group._continues_label)",
