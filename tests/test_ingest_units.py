@@ -13,6 +13,7 @@ from layoutrag.ingest.labels import map_label
 from layoutrag.ingest.layout import (
     Detection,
     _drawing_clusters,
+    _page_layout,
     get_detector,
     letterbox,
     nms,
@@ -23,7 +24,7 @@ from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
 from layoutrag.ingest.text import assign_text, group_lines, words_text
 from layoutrag.pdf import extract_words, render_page_rgb, to_displayed
 from layoutrag.records import LABELS, Word
-from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_two_column_page
+from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_table_page, add_two_column_page
 
 
 def det(label: str, conf: float, box: tuple[float, float, float, float]) -> Detection:
@@ -100,6 +101,27 @@ def test_label_mapping_covers_both_backends() -> None:
     assert {map_label(c) for c in yolo_classes} == set(LABELS)
     assert map_label("Section-header") == "section_header"
     assert map_label("something-new") == "text"
+
+
+def test_layout_without_table_grid_gives_the_same_boxes() -> None:
+    """The PyMuPDF detector leaves out pymupdf-layout's table-grid step (rows and columns for its
+    Markdown): the boxes are those of a plain ``page.get_layout()``, tables included, and the
+    model keeps its table-grid extractor for anyone else in the process."""
+    detector = get_detector("pymupdf")
+    model = detector._model
+    assert model is not None and model.table_grid_extractor is not None
+    grid = model.table_grid_extractor
+    doc = pymupdf.open()
+    add_table_page(doc)
+    add_two_column_page(doc)
+    labels = set()
+    for page in doc:
+        page.get_layout()
+        full = page.layout_information
+        assert full and _page_layout(model, page) == full
+        assert model.table_grid_extractor is grid
+        labels |= {box[4] for box in full}
+    assert "table" in labels  # the step was there to skip
 
 
 def test_get_detector_rejects_unknown_name() -> None:

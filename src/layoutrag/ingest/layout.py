@@ -68,12 +68,12 @@ class PyMuPDFLayoutDetector:
             import pymupdf.layout  # noqa: F401  (activates page.get_layout)
         except Exception as e:  # pragma: no cover - depends on the install
             raise BackendError(f"pymupdf-layout is not available: {e}") from None
+        self._model = _layout_model()
         if threads > 0:
             _set_session_threads(threads)
 
     def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
-        page.get_layout()
-        raw = getattr(page, "layout_information", None) or []
+        raw = _page_layout(self._model, page)
         w, h = page.rect.width, page.rect.height
         out = []
         for x0, y0, x1, y1, cls in raw:
@@ -85,6 +85,37 @@ class PyMuPDFLayoutDetector:
         out = snap_tables_to_rulings(out, clusters)
         out = snap_pictures_to_drawings(out, clusters)
         return out + graphic_regions(page, out, clusters)
+
+
+def _layout_model() -> object | None:
+    """The model object behind ``page.get_layout()`` (pymupdf-layout's ``BoxRFDGNN``, held by the
+    ``MultiProcessWrapper`` that ``pymupdf.layout.activate`` closes over); None when the installed
+    pymupdf-layout is laid out differently (then it is called as it is)."""
+    for cell in getattr(getattr(pymupdf, "_get_layout", None), "__closure__", None) or ():
+        model = getattr(cell.cell_contents, "_model", None)
+        if model is not None and hasattr(model, "table_grid_extractor") and hasattr(model, "feature_extractor"):
+            return model
+    return None
+
+
+def _page_layout(model: object | None, page: pymupdf.Page) -> list:
+    """``page.get_layout()``'s boxes, without the table-grid model.
+
+    After the boxes are final, pymupdf-layout runs a second ONNX model on every table's crop to
+    find its rows and columns, and stores them in the groups it keeps for its Markdown and HTML;
+    the boxes it returns (``page.layout_information``, all layoutrag reads) are computed before
+    that and do not depend on it. The extractor is set aside for the call (pymupdf-layout skips
+    the step when it has none) and put back, so the model is left as it was found."""
+    grid = getattr(model, "table_grid_extractor", None)
+    if grid is None:
+        page.get_layout()
+    else:
+        model.table_grid_extractor = None  # type: ignore[attr-defined]
+        try:
+            page.get_layout()
+        finally:
+            model.table_grid_extractor = grid  # type: ignore[attr-defined]
+    return getattr(page, "layout_information", None) or []
 
 
 def _set_session_threads(threads: int) -> None:
