@@ -124,6 +124,30 @@ def test_layout_without_table_grid_gives_the_same_boxes() -> None:
     assert "table" in labels  # the step was there to skip
 
 
+def test_image_feature_session_reuses_its_memory_with_the_same_outputs() -> None:
+    """The layout model's image-feature session (fixed 300x300 input) runs with onnxruntime's
+    memory arena, the graph model (one node per text line) without, as pymupdf-layout opens it;
+    the arena session's outputs are those of the session pymupdf-layout opens (no arena)."""
+    import onnxruntime as ort
+
+    model = get_detector("pymupdf")._model
+    imf = model.feature_extractor._session
+    assert imf.get_session_options().enable_cpu_mem_arena
+    assert not model.session.get_session_options().enable_cpu_mem_arena
+    opts = ort.SessionOptions()
+    opts.enable_cpu_mem_arena = False
+    opts.intra_op_num_threads = imf.get_session_options().intra_op_num_threads
+    plain = ort.InferenceSession(imf._model_path, sess_options=opts, providers=imf.get_providers())
+    doc = pymupdf.open()
+    add_table_page(doc)
+    gray = render_page_rgb(doc[0], 72).mean(axis=2)
+    image = np.resize(gray / 255.0, (1, 1, 300, 300)).astype(np.float32)
+    name = imf.get_inputs()[0].name
+    for _ in range(2):  # the second call runs on reused buffers
+        for a, b in zip(imf.run(None, {name: image}), plain.run(None, {name: image}), strict=True):
+            assert np.array_equal(a, b)
+
+
 def test_get_detector_rejects_unknown_name() -> None:
     with pytest.raises(ValueError, match="pymupdf, yolo"):
         get_detector("detectron")

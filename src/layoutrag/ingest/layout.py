@@ -69,8 +69,7 @@ class PyMuPDFLayoutDetector:
         except Exception as e:  # pragma: no cover - depends on the install
             raise BackendError(f"pymupdf-layout is not available: {e}") from None
         self._model = _layout_model()
-        if threads > 0:
-            _set_session_threads(threads)
+        _configure_sessions(self._model, threads)
 
     def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
         raw = _page_layout(self._model, page)
@@ -93,7 +92,7 @@ def _layout_model() -> object | None:
     pymupdf-layout is laid out differently (then it is called as it is)."""
     for cell in getattr(getattr(pymupdf, "_get_layout", None), "__closure__", None) or ():
         model = getattr(cell.cell_contents, "_model", None)
-        if model is not None and hasattr(model, "table_grid_extractor") and hasattr(model, "feature_extractor"):
+        if hasattr(model, "table_grid_extractor") and hasattr(model, "feature_extractor"):
             return model
     return None
 
@@ -118,18 +117,25 @@ def _page_layout(model: object | None, page: pymupdf.Page) -> list:
     return getattr(page, "layout_information", None) or []
 
 
-def _set_session_threads(threads: int) -> None:
-    """Re-open the layout model's onnxruntime sessions with `threads` intra-op threads.
+def _configure_sessions(model: object | None, threads: int) -> None:
+    """Re-open the layout model's onnxruntime sessions with `threads` intra-op threads (0: leave
+    the thread pools as they are) and the image-feature session with onnxruntime's memory arena.
 
-    pymupdf-layout opens its sessions (layout GNN, image features, table grid) with onnxruntime's
-    default, a thread pool as large as the machine: with one worker process per core, N workers
-    then run N x cores spinning threads on N cores. Each session is re-opened from its own model
-    file with the same providers and pymupdf-layout's own option (no memory arena); the model
-    and its inputs are unchanged."""
+    Threads: pymupdf-layout opens its sessions (layout GNN, image features, table grid) with
+    onnxruntime's default, a thread pool as large as the machine: with one worker process per
+    core, N workers then run N x cores spinning threads on N cores.
+
+    Arena: pymupdf-layout opens every session without onnxruntime's memory arena, so that a
+    long-lived process does not keep the peak of inputs that vary in size (the GNN's graph has one
+    node per text line). The image-feature model has a fixed input (the page resized to 300x300)
+    and ~60 MB of activations and outputs a page; without an arena each call maps that memory
+    afresh from the kernel and faults it in page by page (~30,000 page faults, about a quarter of
+    the model's time). With the arena its buffers are reused; their size does not change from page
+    to page. Each session is re-opened from its own model file with the same providers; the model
+    and its inputs are unchanged, and so are its outputs."""
     import onnxruntime as ort
 
-    model = getattr(getattr(pymupdf, "_get_layout", None), "__closure__", None)
-    if not model:
+    if model is None:
         return
     seen: set[int] = set()
 
@@ -137,21 +143,22 @@ def _set_session_threads(threads: int) -> None:
         if id(obj) in seen or depth > 4:
             return
         seen.add(id(obj))
+        fixed_input = type(obj).__name__.startswith("ImageFeatureExtractor")
         for key, value in list(getattr(obj, "__dict__", {}).items()):
             if isinstance(value, ort.InferenceSession):
                 path = getattr(value, "_model_path", None)
-                if not path:
+                if not path or (threads <= 0 and not fixed_input):
                     continue
                 opts = ort.SessionOptions()
-                opts.enable_cpu_mem_arena = False
-                opts.intra_op_num_threads = threads
-                opts.inter_op_num_threads = 1
+                opts.enable_cpu_mem_arena = fixed_input
+                if threads > 0:
+                    opts.intra_op_num_threads = threads
+                    opts.inter_op_num_threads = 1
                 setattr(obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers()))
             elif hasattr(value, "__dict__") and type(value).__module__.startswith("pymupdf.layout"):
                 visit(value, depth + 1)
 
-    for cell in model:
-        visit(cell.cell_contents, 0)
+    visit(model, 0)
 
 
 FRAME_SPAN = 0.6  # an unfilled box at least this share of the page in both directions is a page border
