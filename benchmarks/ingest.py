@@ -180,8 +180,8 @@ PROFILED: list[tuple[str, str]] = [
     # inside the model (pymupdf-layout): each shows as "layout model: ..."; its text page and its
     # 72 dpi render are the text extraction and rendering rows below
     ("image features (ONNX, page at 300x300)", "pymupdf.layout.onnx.ImageFeatureExtractorV1:ImageFeatureExtractorV1.predict"),
-    ("features (Python: RF)", "pymupdf.layout.pymupdf_util_ext:extract_rf_features"),
-    ("features (Python: graph, pooling)", "pymupdf.layout.onnx.BoxRFDGNN:get_nn_input_from_datadict"),
+    ("RF features (Python)", "pymupdf.layout.pymupdf_util_ext:extract_rf_features"),
+    ("graph features, pooling (Python)", "pymupdf.layout.onnx.BoxRFDGNN:get_nn_input_from_datadict"),
     ("table grid (ONNX, not used by layoutrag)", "pymupdf.layout.onnx.TableGridExtractorV2:TableGridExtractorV2.predict"),
     ("layout model (YOLO)", "layoutrag.ingest.layout:YoloLayoutDetector.detect"),
     ("layout post (drawing clusters, graphics)", "layoutrag.ingest.layout:PyMuPDFLayoutDetector.detect"),
