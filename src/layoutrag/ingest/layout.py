@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import pymupdf
@@ -86,7 +86,7 @@ class PyMuPDFLayoutDetector:
         return out + graphic_regions(page, out, clusters)
 
 
-def _layout_model() -> object | None:
+def _layout_model() -> Any:
     """The model object behind ``page.get_layout()`` (pymupdf-layout's ``BoxRFDGNN``, held by the
     ``MultiProcessWrapper`` that ``pymupdf.layout.activate`` closes over); None when the installed
     pymupdf-layout is laid out differently (then it is called as it is)."""
@@ -97,7 +97,7 @@ def _layout_model() -> object | None:
     return None
 
 
-def _page_layout(model: object | None, page: pymupdf.Page) -> list:
+def _page_layout(model: Any, page: pymupdf.Page) -> list:
     """``page.get_layout()``'s boxes, without the table-grid model.
 
     After the boxes are final, pymupdf-layout runs a second ONNX model on every table's crop to
@@ -109,15 +109,15 @@ def _page_layout(model: object | None, page: pymupdf.Page) -> list:
     if grid is None:
         page.get_layout()
     else:
-        model.table_grid_extractor = None  # type: ignore[attr-defined]
+        model.table_grid_extractor = None
         try:
             page.get_layout()
         finally:
-            model.table_grid_extractor = grid  # type: ignore[attr-defined]
+            model.table_grid_extractor = grid
     return getattr(page, "layout_information", None) or []
 
 
-def _configure_sessions(model: object | None, threads: int) -> None:
+def _configure_sessions(model: Any, threads: int) -> None:
     """Re-open the layout model's onnxruntime sessions with `threads` intra-op threads (0: leave
     the thread pools as they are) and the image-feature session with onnxruntime's memory arena.
 
