@@ -117,38 +117,6 @@ def build_specs(data_root: Path) -> tuple[int, int, list[tuple[str, str]]]:
     return n_docs, n_values, errors
 
 
-MMAP_THRESHOLD = 1 << 20  # bytes: larger blocks are mapped on their own and unmapped when freed
-_MALLOC_SET = False
-
-
-def map_large_buffers() -> None:
-    """Have glibc's malloc map every block over :data:`MMAP_THRESHOLD` on its own (``mallopt``;
-    a no-op elsewhere), once per process.
-
-    Ingest allocates many large short-lived buffers (page renders, the layout model's feature maps
-    and pooled features, OCR activations) between the small long-lived objects of the document
-    (words, detections, chunks). glibc's default threshold adapts: after a large mapped block is
-    freed, blocks up to that size (up to 32 MB) come from the heap instead, where the long-lived
-    objects around them keep the freed space from going back to the system. How far a document's
-    peak RSS then grows depends on the order of the allocations: the same 500-page PDF peaked at
-    650 to 1,125 MB with code that differed only in which model steps ran. With a fixed threshold
-    large buffers are returned when freed, and the peak follows what is live."""
-    global _MALLOC_SET
-    if _MALLOC_SET:
-        return
-    _MALLOC_SET = True
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).mallopt(-3, MMAP_THRESHOLD)  # -3 = M_MMAP_THRESHOLD
-    except (OSError, AttributeError):  # not glibc
-        pass
-
-
 def process_document(
     path: Path,
     data_root: Path,
@@ -160,7 +128,6 @@ def process_document(
     name: str | None = None,
 ) -> IngestResult:
     """Ingest then chunk one PDF. Never raises: failures come back as ``status="failed"``."""
-    map_large_buffers()
     t0 = time.perf_counter()
     result, document = ingest_document(
         path, data_root, backend=backend, settings=settings, tick=tick, sha=sha, name=name
