@@ -19,7 +19,10 @@ The born-digital set is compared with pymupdf4llm, the scanned set (every page's
     python benchmarks/ingest.py --memory [--pages 500]   # peak RSS: a 5-page PDF vs the same pages repeated
 
 `--profile` wraps the stage functions with wall-clock timers (exclusive time: a stage nested in
-another is counted once, in the inner one) and runs the documents in this process, one job.
+another is counted once, in the inner one) and runs the documents in this process, one job. The
+PyMuPDF layout model is broken down too: its image-feature model, its Python features, its own
+text page and render; what is left of it ("layout model (PyMuPDF get_layout)") is the graph
+model's ONNX run and glue.
 The machine may be shared: compare ratios within one run.
 """
 
@@ -174,6 +177,12 @@ def _sets(folder: Path, docs: int) -> dict[str, list[Path]]:
 LAYOUT_MODEL = "layout model (PyMuPDF get_layout)"
 PROFILED: list[tuple[str, str]] = [
     (LAYOUT_MODEL, "pymupdf:Page.get_layout"),
+    # inside the model (pymupdf-layout): each shows as "layout model: ..."; its text page and its
+    # 72 dpi render are the text extraction and rendering rows below
+    ("image features (ONNX, page at 300x300)", "pymupdf.layout.onnx.ImageFeatureExtractorV1:ImageFeatureExtractorV1.predict"),
+    ("RF features (Python)", "pymupdf.layout.pymupdf_util_ext:extract_rf_features"),
+    ("graph features, pooling (Python)", "pymupdf.layout.onnx.BoxRFDGNN:get_nn_input_from_datadict"),
+    ("table grid (ONNX, not used by layoutrag)", "pymupdf.layout.onnx.TableGridExtractorV2:TableGridExtractorV2.predict"),
     ("layout model (YOLO)", "layoutrag.ingest.layout:YoloLayoutDetector.detect"),
     ("layout post (drawing clusters, graphics)", "layoutrag.ingest.layout:PyMuPDFLayoutDetector.detect"),
     ("drawings (get_drawings, cluster)", "pymupdf:Page.get_drawings"),
@@ -306,6 +315,9 @@ def main() -> None:
     ap.add_argument("--backends", default="pymupdf")
     ap.add_argument("--eager-images", action="store_true", help="layoutrag writes evidence images at ingest")
     ap.add_argument("--no-baselines", action="store_true", help="layoutrag rows only")
+    ap.add_argument(
+        "--baselines", default="pymupdf4llm,rapidocr", help="which baselines to run (rapidocr: scanned set only)"
+    )
     ap.add_argument("--sets", default="born-digital,scanned")
     ap.add_argument("--before-src", type=Path, help="also run layoutrag from this src/ (an older commit), same files")
     ap.add_argument("--profile", action="store_true", help="stage breakdown of one in-process run")
@@ -345,10 +357,11 @@ def main() -> None:
             if args.before_src:
                 before = _run(["layoutrag", backend, args.jobs, False, paths], args.before_src)
                 rows.append((f"layoutrag {backend} before", before))
-        if not args.no_baselines:
+        baselines = [] if args.no_baselines else args.baselines.split(",")
+        if "pymupdf4llm" in baselines:
             rows.append(("pymupdf4llm", _run(["pymupdf4llm", args.jobs, paths])))
-            if name == "scanned":
-                rows.append(("rapidocr whole page", _run(["rapidocr", args.jobs, paths])))
+        if "rapidocr" in baselines and name == "scanned":
+            rows.append(("rapidocr whole page", _run(["rapidocr", args.jobs, paths])))
         ours, ours_cpu = rows[0][1]["seconds"], rows[0][1]["cpu_s"]
         for system, s in rows:
             mine = system == rows[0][0]

@@ -15,7 +15,7 @@ import pymupdf
 import pytest
 from typer.testing import CliRunner
 
-from layoutrag.build import ingest_and_chunk
+from layoutrag.build import ingest_and_chunk, largest_first
 from layoutrag.cli import app
 from layoutrag.config import Settings
 from layoutrag.errors import NotFoundError
@@ -197,6 +197,11 @@ def test_jobs_give_identical_results(tmp_path: Path) -> None:
         a = DataDir(tmp_path / "j1").document_json(r.doc_id).read_bytes()
         b = DataDir(tmp_path / "j2").document_json(r.doc_id).read_bytes()
         assert a == b
+
+
+def test_workers_get_the_longest_documents_first() -> None:
+    assert largest_first([0, 2, 3, 5], {0: 3, 2: 40, 3: 3, 5: 7}) == [2, 5, 0, 3]  # ties: input order
+    assert largest_first([], {}) == []
 
 
 def test_kill_9_then_resume(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from layoutrag.ingest.labels import map_label
 from layoutrag.ingest.layout import (
     Detection,
     _drawing_clusters,
+    _page_layout,
     get_detector,
     letterbox,
     nms,
@@ -23,7 +24,7 @@ from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
 from layoutrag.ingest.text import assign_text, group_lines, words_text
 from layoutrag.pdf import extract_words, render_page_rgb, to_displayed
 from layoutrag.records import LABELS, Word
-from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_two_column_page
+from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_table_page, add_two_column_page
 
 
 def det(label: str, conf: float, box: tuple[float, float, float, float]) -> Detection:
@@ -100,6 +101,51 @@ def test_label_mapping_covers_both_backends() -> None:
     assert {map_label(c) for c in yolo_classes} == set(LABELS)
     assert map_label("Section-header") == "section_header"
     assert map_label("something-new") == "text"
+
+
+def test_layout_without_table_grid_gives_the_same_boxes() -> None:
+    """The PyMuPDF detector leaves out pymupdf-layout's table-grid step (rows and columns for its
+    Markdown): the boxes are those of a plain ``page.get_layout()``, tables included, and the
+    model keeps its table-grid extractor for anyone else in the process."""
+    detector = get_detector("pymupdf")
+    model = detector._model
+    assert model is not None and model.table_grid_extractor is not None
+    grid = model.table_grid_extractor
+    doc = pymupdf.open()
+    add_table_page(doc)
+    add_two_column_page(doc)
+    labels = set()
+    for page in doc:
+        page.get_layout()
+        full = page.layout_information
+        assert full and _page_layout(model, page) == full
+        assert model.table_grid_extractor is grid
+        labels |= {box[4] for box in full}
+    assert "table" in labels  # the step was there to skip
+
+
+def test_image_feature_session_reuses_its_memory_with_the_same_outputs() -> None:
+    """The layout model's image-feature session (fixed 300x300 input) runs with onnxruntime's
+    memory arena, the graph model (one node per text line) without, as pymupdf-layout opens it;
+    the arena session's outputs are those of the session pymupdf-layout opens (no arena)."""
+    import onnxruntime as ort
+
+    model = get_detector("pymupdf")._model
+    imf = model.feature_extractor._session
+    assert imf.get_session_options().enable_cpu_mem_arena
+    assert not model.session.get_session_options().enable_cpu_mem_arena
+    opts = ort.SessionOptions()
+    opts.enable_cpu_mem_arena = False
+    opts.intra_op_num_threads = imf.get_session_options().intra_op_num_threads
+    plain = ort.InferenceSession(imf._model_path, sess_options=opts, providers=imf.get_providers())
+    doc = pymupdf.open()
+    add_table_page(doc)
+    gray = render_page_rgb(doc[0], 72).mean(axis=2)
+    image = np.resize(gray / 255.0, (1, 1, 300, 300)).astype(np.float32)
+    name = imf.get_inputs()[0].name
+    for _ in range(2):  # the second call runs on reused buffers
+        for a, b in zip(imf.run(None, {name: image}), plain.run(None, {name: image}), strict=True):
+            assert np.array_equal(a, b)
 
 
 def test_get_detector_rejects_unknown_name() -> None:

@@ -500,6 +500,14 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
             proc.kill()
 
 
+def largest_first(todo: Sequence[int], page_counts: dict[int, int]) -> list[int]:
+    """The order documents are handed to parallel workers: most pages first, input order among
+    equals. A long document started last would leave the other workers idle while it finishes
+    (longest-processing-time-first scheduling: were time proportional to pages, the run would end
+    within 4/3 of the best order's time). Results stay in input order whatever the order of work."""
+    return sorted(todo, key=lambda i: -page_counts.get(i, 0))
+
+
 def _run_pool(files, shas, names, todo, page_counts, root, backend, settings, jobs, bar, results) -> None:  # noqa: ANN001
     import os
     import queue as queue_mod
@@ -515,7 +523,7 @@ def _run_pool(files, shas, names, todo, page_counts, root, backend, settings, jo
     try:
         futures: dict[Future, int] = {
             pool.submit(_pool_worker, i, str(files[i]), str(root), backend, settings, shas[i], names[i]): i
-            for i in todo
+            for i in largest_first(todo, page_counts)
         }
         pending = set(futures)
         while pending:
@@ -555,7 +563,7 @@ def _run_ray(files, shas, todo, page_counts, root, backend, settings, bar, resul
 
     jobs = [
         Job(i, files[i], (files[i], root), {"backend": backend, "settings": settings, "sha": shas[i]})
-        for i in todo
+        for i in largest_first(todo, page_counts)
     ]
 
     def done(i: int, result: IngestResult) -> None:

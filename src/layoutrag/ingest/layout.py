@@ -18,7 +18,7 @@ import ast
 import importlib.metadata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import pymupdf
@@ -71,11 +71,11 @@ class PyMuPDFLayoutDetector:
             import pymupdf.layout  # noqa: F401  (activates page.get_layout)
         except Exception as e:  # pragma: no cover - depends on the install
             raise BackendError(f"pymupdf-layout is not available: {e}") from None
-        if threads > 0:
-            _set_session_threads(threads)
+        self._model = _layout_model()
+        _configure_sessions(self._model, threads)
 
     def detect(self, page: pymupdf.Page, image: np.ndarray | None, dpi: int) -> list[Detection]:
-        return self._with_drawings(page, _model_detections(page))
+        return self._with_drawings(page, _model_detections(self._model, page))
 
     def detect_scan(
         self, page: pymupdf.Page, words: Sequence[Word], image: np.ndarray, dpi: int
@@ -84,7 +84,7 @@ class PyMuPDFLayoutDetector:
         (:func:`ocr_page_layout`); tables snap to the ruling lines seen in the image
         (:func:`image_rulings`) as well as to vector ones; the page's vector drawings are used as on
         any page, its raster images are not (they are the scan)."""
-        out = ocr_page_layout(page, words, image)
+        out = ocr_page_layout(page, words, image, model=self._model)
         clusters = _drawing_clusters(page)
         out = snap_tables_to_rulings(out, clusters + image_rulings(image, dpi))
         out = snap_pictures_to_drawings(out, clusters)
@@ -98,10 +98,10 @@ class PyMuPDFLayoutDetector:
         return out + graphic_regions(page, out, clusters)
 
 
-def _model_detections(page: pymupdf.Page) -> list[Detection]:
-    """PyMuPDF's layout model on `page`, boxes in displayed space clipped to the page."""
-    page.get_layout()
-    raw = getattr(page, "layout_information", None) or []
+def _model_detections(model: Any, page: pymupdf.Page) -> list[Detection]:
+    """PyMuPDF's layout model on `page` (:func:`_page_layout`), boxes in displayed space clipped to
+    the page."""
+    raw = _page_layout(model, page)
     w, h = page.rect.width, page.rect.height
     out = []
     for x0, y0, x1, y1, cls in raw:
@@ -116,7 +116,7 @@ _ASCENT, _DESCENT = 0.8, 0.2  # a word box's height split between ascender and d
 
 
 def ocr_page_layout(
-    page: pymupdf.Page, words: Sequence[Word], image: np.ndarray | None = None
+    page: pymupdf.Page, words: Sequence[Word], image: np.ndarray | None = None, *, model: Any = None
 ) -> list[Detection]:
     """PyMuPDF's layout model over a scanned page's OCR result and its image.
 
@@ -149,23 +149,61 @@ def ocr_page_layout(
             base = pymupdf.Point(b.x0, b.y1 - _DESCENT * size)
             stretch = pymupdf.Matrix((b.x1 - b.x0) / length, 1) if length > 0 else pymupdf.Identity
             sp.insert_text(base, text, fontname=font, fontsize=size, render_mode=3, morph=(base, stretch))
-        return _model_detections(sp)
+        return _model_detections(model if model is not None else _layout_model(), sp)
     finally:
         synth.close()
 
 
-def _set_session_threads(threads: int) -> None:
-    """Re-open the layout model's onnxruntime sessions with `threads` intra-op threads.
+def _layout_model() -> Any:
+    """The model object behind ``page.get_layout()`` (pymupdf-layout's ``BoxRFDGNN``, held by the
+    ``MultiProcessWrapper`` that ``pymupdf.layout.activate`` closes over); None when the installed
+    pymupdf-layout is laid out differently (then it is called as it is)."""
+    for cell in getattr(getattr(pymupdf, "_get_layout", None), "__closure__", None) or ():
+        model = getattr(cell.cell_contents, "_model", None)
+        if hasattr(model, "table_grid_extractor") and hasattr(model, "feature_extractor"):
+            return model
+    return None
 
-    pymupdf-layout opens its sessions (layout GNN, image features, table grid) with onnxruntime's
-    default, a thread pool as large as the machine: with one worker process per core, N workers
-    then run N x cores spinning threads on N cores. Each session is re-opened from its own model
-    file with the same providers and pymupdf-layout's own option (no memory arena); the model
-    and its inputs are unchanged."""
+
+def _page_layout(model: Any, page: pymupdf.Page) -> list:
+    """``page.get_layout()``'s boxes, without the table-grid model.
+
+    After the boxes are final, pymupdf-layout runs a second ONNX model on every table's crop to
+    find its rows and columns, and stores them in the groups it keeps for its Markdown and HTML;
+    the boxes it returns (``page.layout_information``, all layoutrag reads) are computed before
+    that and do not depend on it. The extractor is set aside for the call (pymupdf-layout skips
+    the step when it has none) and put back, so the model is left as it was found."""
+    grid = getattr(model, "table_grid_extractor", None)
+    if grid is None:
+        page.get_layout()
+    else:
+        model.table_grid_extractor = None
+        try:
+            page.get_layout()
+        finally:
+            model.table_grid_extractor = grid
+    return getattr(page, "layout_information", None) or []
+
+
+def _configure_sessions(model: Any, threads: int) -> None:
+    """Re-open the layout model's onnxruntime sessions with `threads` intra-op threads (0: leave
+    the thread pools as they are) and the image-feature session with onnxruntime's memory arena.
+
+    Threads: pymupdf-layout opens its sessions (layout GNN, image features, table grid) with
+    onnxruntime's default, a thread pool as large as the machine: with one worker process per
+    core, N workers then run N x cores spinning threads on N cores.
+
+    Arena: pymupdf-layout opens every session without onnxruntime's memory arena, so that a
+    long-lived process does not keep the peak of inputs that vary in size (the GNN's graph has one
+    node per text line). The image-feature model has a fixed input (the page resized to 300x300)
+    and ~60 MB of activations and outputs a page; without an arena each call maps that memory
+    afresh from the kernel and faults it in page by page (~30,000 page faults, about a quarter of
+    the model's time). With the arena its buffers are reused; their size does not change from page
+    to page. Each session is re-opened from its own model file with the same providers; the model
+    and its inputs are unchanged, and so are its outputs."""
     import onnxruntime as ort
 
-    model = getattr(getattr(pymupdf, "_get_layout", None), "__closure__", None)
-    if not model:
+    if model is None:
         return
     seen: set[int] = set()
 
@@ -173,21 +211,22 @@ def _set_session_threads(threads: int) -> None:
         if id(obj) in seen or depth > 4:
             return
         seen.add(id(obj))
+        fixed_input = type(obj).__name__.startswith("ImageFeatureExtractor")
         for key, value in list(getattr(obj, "__dict__", {}).items()):
             if isinstance(value, ort.InferenceSession):
                 path = getattr(value, "_model_path", None)
-                if not path:
+                if not path or (threads <= 0 and not fixed_input):
                     continue
                 opts = ort.SessionOptions()
-                opts.enable_cpu_mem_arena = False
-                opts.intra_op_num_threads = threads
-                opts.inter_op_num_threads = 1
+                opts.enable_cpu_mem_arena = fixed_input
+                if threads > 0:
+                    opts.intra_op_num_threads = threads
+                    opts.inter_op_num_threads = 1
                 setattr(obj, key, ort.InferenceSession(path, sess_options=opts, providers=value.get_providers()))
             elif hasattr(value, "__dict__") and type(value).__module__.startswith("pymupdf.layout"):
                 visit(value, depth + 1)
 
-    for cell in model:
-        visit(cell.cell_contents, 0)
+    visit(model, 0)
 
 
 FRAME_SPAN = 0.6  # an unfilled box at least this share of the page in both directions is a page border
