@@ -144,7 +144,7 @@ def process_document(
 
 
 # --------------------------------------------------------------------------- batch
-WORKER_MEMORY_MB = 1200  # a worker's peak RSS on an OCR page (README, Benchmarks: 1,178 MB)
+WORKER_MEMORY_MB = 1900  # a worker's peak RSS on scanned pages (README, Benchmarks: 1,864 MB with scan_layout yolo+ocr)
 
 
 def cap_jobs(jobs: int) -> tuple[int, str | None]:
