@@ -85,17 +85,18 @@ class PyMuPDFLayoutDetector:
         (:func:`image_rulings`) as well as to vector ones; the page's vector drawings are used as on
         any page, its raster images are not (they are the scan)."""
         out = ocr_page_layout(page, words, image, model=self._model)
-        clusters = _drawing_clusters(page)
-        out = snap_tables_to_rulings(out, clusters + image_rulings(image, dpi))
-        out = snap_pictures_to_drawings(out, clusters)
-        return out + graphic_regions(page, out, clusters, images=False)
+        return self._with_drawings(page, out, rulings=image_rulings(image, dpi), images=False)
 
     @staticmethod
-    def _with_drawings(page: pymupdf.Page, out: list[Detection]) -> list[Detection]:
+    def _with_drawings(
+        page: pymupdf.Page, out: list[Detection], *, rulings: Sequence[BBox] = (), images: bool = True
+    ) -> list[Detection]:
+        """The model's boxes grown over the page's vector drawings (tables also over `rulings`),
+        plus the drawings and (with `images`) raster images it left out, as pictures."""
         clusters = _drawing_clusters(page)
-        out = snap_tables_to_rulings(out, clusters)
+        out = snap_tables_to_rulings(out, [*clusters, *rulings])
         out = snap_pictures_to_drawings(out, clusters)
-        return out + graphic_regions(page, out, clusters)
+        return out + graphic_regions(page, out, clusters, images=images)
 
 
 def _model_detections(model: Any, page: pymupdf.Page) -> list[Detection]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pymupdf
@@ -45,6 +45,7 @@ from layoutrag.ingest.stages import (
     document_key,
     extract_text,
     file_sha256,
+    has_scanned_pages,
     layout_key,
     one_line,
     scan_key,
@@ -105,12 +106,14 @@ def not_a_file(path: Path) -> str | None:
     return "not a regular file (a socket or device)"
 
 
-def _load_current(data: DataDir, doc_id: str, key: str) -> Document | None:
+def _load_current(data: DataDir, doc_id: str, key: Callable[[Document], str]) -> Document | None:
+    """The stored document when its key is the one `key` gives for it (the key depends on whether
+    the document has scanned pages), and its source copy is there; else None."""
     try:
         doc = Document.model_validate_json(data.document_json(doc_id).read_bytes())
     except (OSError, ValueError):
         return None
-    if doc.key != key or not data.source_pdf(doc_id).is_file():
+    if doc.key != key(doc) or not data.source_pdf(doc_id).is_file():
         return None
     return doc
 
@@ -155,10 +158,9 @@ def ingest_document(
         doc_id = sha[:16]
         result.doc_id = doc_id
         name = name or path_text(path.name)
-        current = _load_current(data, doc_id, document_key(sha, backend, settings))
-        if current is not None and any(p.text_status == "needs_ocr" for p in current.pages):
-            current = None  # built before its scanned pages' segmentation was part of the key
-        current = current or _load_current(data, doc_id, document_key(sha, backend, settings, scanned=True))
+        current = _load_current(
+            data, doc_id, lambda d: document_key(sha, backend, settings, scanned=has_scanned_pages(d.pages))
+        )
         if current is not None and (current.source_path, current.source_pdf) != (absolute_path(path), name):
             # the same content under another path: the record follows the file
             current = current.model_copy(update={"source_path": absolute_path(path), "source_pdf": name})
@@ -246,7 +248,7 @@ def _ingest_open(
         pages=pages,
         key=""
         if any(p.error for p in pages)
-        else document_key(sha, backend, settings, scanned=any(p.text_status == "needs_ocr" for p in pages)),
+        else document_key(sha, backend, settings, scanned=has_scanned_pages(pages)),
     )
     atomic_write_json(data.document_json(doc_id), document)
     return document

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pymupdf
@@ -55,9 +55,12 @@ __all__ = [
     "document_key",
     "extract_text",
     "file_sha256",
+    "has_scanned_pages",
     "layout_key",
     "needs_image_fallback",
     "one_line",
+    "scan_detections",
+    "scan_key",
     "stage_version",
     "text_key",
 ]
@@ -157,11 +160,16 @@ def needs_image_fallback(detector: LayoutDetector, text: PageText | None) -> boo
     return not detector.needs_image and text is not None and text.text_status == "needs_ocr"
 
 
+def has_scanned_pages(pages: Iterable[PageText | Page]) -> bool:
+    """Does the document have a page without a text layer (read by OCR)?"""
+    return any(p.text_status == "needs_ocr" for p in pages)
+
+
 def scan_key(detector: LayoutDetector, texts: Sequence[PageText], settings: Settings) -> str:
     """The layout key's part for scanned pages ('' when the document has none or they are
     detected as every other page: the YOLO backend with ``scan_layout = yolo``)."""
     mode = settings.layout.scan_layout
-    if not any(t.text_status == "needs_ocr" for t in texts):
+    if not has_scanned_pages(texts):
         return ""
     if mode == "yolo":
         return "" if detector.needs_image else f"|scan-fallback={backend_tag('yolo', settings)}"
