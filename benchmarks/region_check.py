@@ -363,6 +363,19 @@ def ablate(
     return out
 
 
+def choose_by_fold(
+    candidates: dict[str, list[dict]], score: Callable[[list[dict]], tuple]
+) -> tuple[dict[int, str], list[dict]]:
+    """For each fold, the candidate (a name and its rows) whose rows on the other folds `score`
+    highest (ties: the first); returns the choices and the held-out folds' rows of the chosen."""
+    chosen: dict[int, str] = {}
+    held: list[dict] = []
+    for f in range(N_FOLDS):
+        chosen[f] = max(candidates, key=lambda c, f=f: score([r for r in candidates[c] if r["fold"] != f]))
+        held += [r for r in candidates[chosen[f]] if r["fold"] == f]
+    return chosen, held
+
+
 def sweep(
     sets: dict[str, tuple[list[dict], dict[str, Corpus]]],
     folds: dict[str, int],
@@ -388,19 +401,14 @@ def sweep(
             + "  ".join(f"{name} {fmt([r for r in results[v] if r['set'] == name])}" for name in sets),
             flush=True,
         )
-    chosen: dict[int, str] = {}
-    held: list[dict] = []
-    for f in range(N_FOLDS):
 
-        def train_score(v: str, f: int = f) -> tuple[bool, int, float]:
-            rs = [r for r in results[v] if r["fold"] != f and r["set"] in select_sets]
-            n, c, med = summary(rs)
-            meds = [summary([r for r in rs if r["set"] == s])[2] or 0.0 for s in select_sets]
-            return (max(meds, default=0.0) <= MAX_RATIO, c, -(med or 0.0))
+    def train_score(train: list[dict]) -> tuple[bool, int, float]:
+        rs = [r for r in train if r["set"] in select_sets]
+        n, c, med = summary(rs)
+        meds = [summary([r for r in rs if r["set"] == s])[2] or 0.0 for s in select_sets]
+        return (max(meds, default=0.0) <= MAX_RATIO, c, -(med or 0.0))
 
-        best = max(values, key=train_score)
-        chosen[f] = best
-        held.extend(r for r in results[best] if r["fold"] == f)
+    chosen, held = choose_by_fold(results, train_score)
     print(f"chosen per fold (on the other folds): {chosen}")
     for name in sets:
         for b in sorted({r["backend"] for r in held if r["set"] == name}):
@@ -417,22 +425,18 @@ def choose(rows: list[dict], names: list[str], *, scans_only: bool) -> dict:
     scored with it. `scans_only`: only queries on image-only pages count (an alternative that
     changes only how scans are segmented)."""
 
-    def sub(name: str, keep: Callable[[dict], bool]) -> list[dict]:
-        return [r for r in rows if r["backend"] == name and keep(r) and (r["scan"] or not scans_only)]
+    candidates = {
+        name: [r for r in rows if r["backend"] == name and (r["scan"] or not scans_only)] for name in names
+    }
 
-    chosen: dict[int, str] = {}
-    held: list[dict] = []
-    for f in range(N_FOLDS):
+    def train_score(train: list[dict]) -> tuple[bool, int, float]:
+        n, c, med = summary(train)
+        return ((med or 0.0) <= MAX_RATIO, c, -(med or 0.0))
 
-        def train(name: str, f: int = f) -> tuple[bool, int, float]:
-            n, c, med = summary(sub(name, lambda r: r["fold"] != f))
-            return ((med or 0.0) <= MAX_RATIO, c, -(med or 0.0))
-
-        chosen[f] = max(names, key=train)
-        held += sub(chosen[f], lambda r, f=f: r["fold"] == f)
+    chosen, held = choose_by_fold(candidates, train_score)
     print(f"\nchosen per fold on the other folds{' (image-only pages)' if scans_only else ''}: {chosen}")
     for name in names:
-        print(f"  {name:24} all folds {fmt(sub(name, lambda r: True))}")
+        print(f"  {name:24} all folds {fmt(candidates[name])}")
     print(f"  {'held-out choice':24} all folds {fmt(held)}")
     for s in sorted({r["set"] for r in held}):
         print(f"    set {s:18} {fmt([r for r in held if r['set'] == s])}")
