@@ -293,17 +293,18 @@ def memory(folder: Path, n_pages: int, source: str, backend: str, before_src: Pa
                     out.insert_pdf(s, to_page=min(s.page_count, n_pages - out.page_count) - 1)
                 out.save(big)
         print(f"memory: {source} -> {small.name} and {big.name} ({backend}, one job)")
-        print(f"{'file':<16} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'peak RSS MB':>12}")
-        rss = []
+        print(f"{'file':<22} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'peak RSS MB':>12}")
+        rss: dict[str, list[float]] = {}
         runs: list[tuple[str, Path, Path | None]] = [("", small, None), ("", big, None)]
         if before_src:
-            runs.append((" (before)", small, before_src))
+            runs += [(" (before)", small, before_src), (" (before)", big, before_src)]
         for label, f, src in runs:
             s = _run(["layoutrag", backend, 1, False, [str(f)]], src)
-            rss.append(s["peak_rss_mb"])
+            rss.setdefault(label, []).append(s["peak_rss_mb"])
             name = f.name + label
-            print(f"{name:<16} {s['pages']:>6} {s['seconds']:>8.1f} {s['pages'] / s['seconds']:>8.2f} {s['peak_rss_mb']:>12.0f}")
-        print(f"peak RSS difference ({big.name} - {small.name}): {rss[1] - rss[0]:+.0f} MB")
+            print(f"{name:<22} {s['pages']:>6} {s['seconds']:>8.1f} {s['pages'] / s['seconds']:>8.2f} {s['peak_rss_mb']:>12.0f}")
+        for label, (r_small, r_big) in rss.items():
+            print(f"peak RSS difference{label} ({big.name} - {small.name}): {r_big - r_small:+.0f} MB")
 
 
 # --------------------------------------------------------------------------- main

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pymupdf
 import pytest
@@ -344,3 +346,38 @@ def test_table_takes_a_larger_ruling_only_when_nothing_else_is_inside() -> None:
     assert snap_tables_to_rulings([table, text], [frame])[0] == table
     # a cluster more than 4x the table box is never taken
     assert snap_tables_to_rulings([table], [(100.0, 300.0, 590.0, 700.0)])[0] == table
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_freed_heap_is_trimmed_only_past_the_bound() -> None:
+    import ctypes
+
+    from layoutrag.ingest.heap import free_heap_bytes, release_freed_memory
+
+    if free_heap_bytes() is None or not os.path.exists("/proc/self/statm"):
+        pytest.skip("not glibc on Linux: nothing to trim")
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    block, n = 64 * 1024, 1600  # below the mmap threshold: heap blocks, ~100 MB, every page touched
+    ptrs = [libc.malloc(block) for _ in range(n)]
+    for p in ptrs:
+        ctypes.memset(p, 1, block)
+    for p in ptrs[::2]:  # free every other block: holes the heap cannot give back by shrinking its top
+        libc.free(p)
+    try:
+        free = free_heap_bytes()
+        assert free is not None and free >= n // 2 * block * 0.9
+        before = _rss_bytes()
+        assert release_freed_memory(trim_above=free + 1) is False  # under the bound: nothing happens
+        assert _rss_bytes() > before - 8 * 1024 * 1024
+        assert release_freed_memory(trim_above=1024 * 1024) is True
+        assert _rss_bytes() < before - n // 2 * block * 0.5  # the holes' pages went back to the system
+    finally:
+        for p in ptrs[1::2]:
+            libc.free(p)

@@ -16,6 +16,7 @@ every stage); running many documents and chunking them is :mod:`layoutrag.build`
 ``stages``         keys and stage versions; ``extract_text``, ``detect_layout``, ``build_page``
 ``pipeline``       ``ingest_document``: one PDF → ``document.json`` (resumable)
 ``show``           ``show_page``: detected elements drawn over a page
+``heap``           ``release_freed_memory``: freed C heap back to the system between pages
 =================  ==========================================================================
 
 Defaults (``layoutrag.config.Settings``): dpi 200; limits per document: 200 MB file, 2,000 pages,

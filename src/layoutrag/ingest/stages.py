@@ -26,6 +26,7 @@ from layoutrag.ingest.artifacts import (
     TextArtifact,
 )
 from layoutrag.ingest.dedup import dedup
+from layoutrag.ingest.heap import release_freed_memory
 from layoutrag.ingest.layout import Detection, LayoutDetector, PyMuPDFLayoutDetector, get_detector
 from layoutrag.ingest.reading_order import order_elements
 from layoutrag.ingest.text import assign_text
@@ -217,6 +218,7 @@ def detect_layout(
         except Exception as e:
             pl = PageLayout(page=i + 1, error=f"layout: {one_line(e)}")
         pages.append(pl)
+        release_freed_memory()  # a long document must not grow the worker page by page (ingest/heap.py)
         tick(1)
     return LayoutArtifact(key="", pages=pages)
 
