@@ -15,6 +15,7 @@ The born-digital set is compared with pymupdf4llm, the scanned set (every page's
 ≤ ``text_layer_min_chars``) with both; the ratio column is baseline seconds / layoutrag seconds.
 
     python benchmarks/ingest.py [DATASHEETS_DIR] [--docs N] [--jobs 2] [--backends pymupdf]
+    python benchmarks/ingest.py --spread 6 --sets born-digital    # every 6th by size: small and large alike
     python benchmarks/ingest.py --profile [--docs N]     # per-stage breakdown of one in-process run
     python benchmarks/ingest.py --memory [--pages 500]   # peak RSS: a 5-page PDF vs the same pages repeated
 
@@ -160,7 +161,7 @@ def _is_scanned(path: Path) -> bool:
         return all(count_text_chars(p) <= limit for p in doc)
 
 
-def _sets(folder: Path, docs: int) -> dict[str, list[Path]]:
+def _sets(folder: Path, docs: int, spread: int = 0) -> dict[str, list[Path]]:
     pdfs = sorted(folder.glob("*.pdf"))
     if not pdfs:
         raise SystemExit(f"no PDFs in {folder}")
@@ -168,6 +169,8 @@ def _sets(folder: Path, docs: int) -> dict[str, list[Path]]:
     digital = [p for p in pdfs if p not in scanned]
     if docs:
         digital = sorted(digital, key=lambda p: p.stat().st_size)[:docs]
+    elif spread:  # every K-th by file size, from the smallest: small and large datasheets alike
+        digital = sorted(digital, key=lambda p: p.stat().st_size)[::spread]
     return {"born-digital": digital, "scanned": scanned}
 
 
@@ -312,6 +315,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", type=Path, default=DEFAULT_DIR)
     ap.add_argument("--docs", type=int, default=0, help="only the N smallest born-digital documents")
+    ap.add_argument("--spread", type=int, default=0, help="every K-th born-digital document by size (not with --docs)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes, every row alike")
     ap.add_argument("--backends", default="pymupdf")
     ap.add_argument("--eager-images", action="store_true", help="layoutrag writes evidence images at ingest")
@@ -333,7 +337,7 @@ def main() -> None:
     if args.memory:
         memory(args.folder, args.pages, args.memory_source, args.backends.split(",")[0], args.before_src)
         return
-    sets = _sets(args.folder, args.docs)
+    sets = _sets(args.folder, args.docs, args.spread)
     wanted = args.sets.split(",")
     if args.profile:
         files = [f for name in wanted for f in sets.get(name, [])]
