@@ -257,7 +257,17 @@ def main() -> None:
         )
     if args.json:
         payload = {
-            r.system + " | " + r.scoring: {"metrics": r.metrics, "per_fold": r.per_fold, "params": r.n_params}
+            r.system + " | " + r.scoring: {
+                "metrics": r.metrics,
+                "per_fold": r.per_fold,
+                "params": r.n_params,
+                # every held-out query once: a change's effect can be split by query (kind, scan, set)
+                "queries": [
+                    {"id": q.id, "kind": q.kind, "lang": q.lang, "doc": q.doc, "page": q.page, "rank": q.rank,
+                     "page_rank": q.page_rank, "leakage": q.leakage}
+                    for q in r.results
+                ],
+            }
             for r in results
         }
         args.json.write_text(json.dumps(payload, indent=1, default=str), encoding="utf-8")
