@@ -195,6 +195,11 @@ def main() -> None:
                 learned_searcher(trees),
                 trees[0].n_parameters,
             )
+            # the same trees, a unit spanning pages returned whole (before HitSettings.focus_page)
+            systems["layoutrag learned + page units, multi-page units whole (CV)"] = (
+                learned_searcher(trees, focus_page=False),
+                trees[0].n_parameters,
+            )
         if "linear" in wanted:  # the previous default: the linear model + the unit choice
             linear = fit_unit_rankers(rows, members, progress=say, fit=fit_linear_all)
             fold_rankers["layoutrag linear + page units (previous default, CV)"] = linear

@@ -188,6 +188,11 @@ class HitSettings(_Group):
     page_members: int = Field(3, ge=1, description="Chunks a hit (1: every chunk is its own hit).")
     merge_depth: int = Field(15, ge=0, description="Ranks within which companions are looked for.")
     companion_score: float = Field(0.9, ge=0, le=1, description="Companion's least share of the hit's score.")
+    focus_page: bool = Field(
+        True,
+        description="A unit spanning pages (a table continued over a page break) is returned as its part on "
+        "the page of the row best matching the query; its other pages join the hit as a companion.",
+    )
 
 
 class LLMSettings(_Group):

@@ -513,13 +513,15 @@ def index_searcher(options: SearchOptions) -> SystemFactory:
     return factory
 
 
-def learned_searcher(rankers: dict[int, Ranker]) -> SystemFactory:
-    """The learned ranker of each fold (fit without that fold's documents)."""
+def learned_searcher(rankers: dict[int, Ranker], **hit_updates: Any) -> SystemFactory:
+    """The learned ranker of each fold (fit without that fold's documents); `hit_updates` change
+    the hit settings (e.g. ``focus_page=False``)."""
     from layoutrag.config import FusionSettings, FusionStrategy
 
     fusion = FusionSettings(strategy=FusionStrategy.learned)
 
     def factory(corpus: Corpus, fold: int, hits: HitSettings) -> Callable[[str, int], Sequence[Chunk]]:
+        hits = hits.model_copy(update=hit_updates) if hit_updates else hits
         opts = SearchOptions(fusion=fusion, hits=hits, ranker=rankers[fold])
         return lambda q, k: corpus.index.search(q, top_k=k, options=opts)
 

@@ -34,7 +34,7 @@ from layoutrag.index.candidates import card_text
 from layoutrag.index.embedders import Embedder
 from layoutrag.index.fusion import fuse
 from layoutrag.index.glossary import expand_query, load_glossary
-from layoutrag.index.hits import PageHit, best_row, page_hits
+from layoutrag.index.hits import PageHit, best_row, page_hits, split_at_page
 from layoutrag.index.options import MODES, SearchOptions
 from layoutrag.index.query import (
     CardMatcher,
@@ -258,9 +258,29 @@ class SearchIndex:
                 out.append(self._page_package(members[0][0], [package(i, s) for i, s in members]))
                 continue
             lead = package(*members[0])
-            lead.companions = [package(i, s) for i, s in members[1:]]
+            rest: list[EvidencePackage] = []
+            if hit_cfg.focus_page:
+                page = self.focus_page(members[0][0], query)
+                if page is not None:
+                    lead, part = split_at_page(lead, page)
+                    rest = [part] if part is not None else []
+            # the unit's other part is a companion like any other: a hit shows at most page_members parts
+            shown = rest + [package(i, s) for i, s in members[1:]]
+            lead.companions = shown[: max(0, hit_cfg.page_members - 1)]
             out.append(lead)
         return out
+
+    def focus_page(self, i: int, query: str) -> int | None:
+        """For a unit spanning pages (a table continued over a page break): the page of its row that
+        holds the most of the query's informative terms, the document's own names left out (as the
+        row bonus reads rows: every row of the document is about its part). None when the unit is
+        on one page or no row holds such a term."""
+        chunk = self.chunks[i]
+        if not chunk.rows or len({r.page for r in chunk.all_regions()}) < 2:
+            return None
+        known = self.known_terms(expand_query(query)) - self.card_terms(chunk.doc_id)
+        best = best_row(self.row_scores(i, known)) if known else None
+        return None if best is None else chunk.rows[best].page
 
     # ------------------------------------------------------------------ page units (hits.py)
     def _page_below(self, opts: SearchOptions, page_members: int) -> float | None:

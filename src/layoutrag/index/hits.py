@@ -4,7 +4,11 @@ its page, and the table row of a chunk that best matches the query (`matched_row
 Units at two sizes: when the ranker's scores are probabilities (the learned ranker) and a page's best
 chunk is less likely than `page_below` to hold the evidence, the hit is that chunk's **page** (the
 larger unit that holds it, never worse than the page it is on), shown with the chunks that ranked on
-it; the threshold is fitted with the ranker on the training folds (evaluation/crossval.py)."""
+it; the threshold is fitted with the ranker on the training folds (evaluation/crossval.py).
+
+A unit spanning pages (a table continued over a page break) is shown at the page that holds the
+asked row (`split_at_page`; `HitSettings.focus_page`): the hit is its part there, the other pages'
+part a companion of the hit - the smaller unit that holds the evidence, the rest one click away."""
 
 from __future__ import annotations
 
@@ -13,8 +17,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from layoutrag.config import HitSettings
+from layoutrag.records import EvidencePackage
 
-__all__ = ["PageHit", "best_row", "page_hits"]
+__all__ = ["PageHit", "best_row", "page_hits", "split_at_page"]
 
 
 class PageHit(list):
@@ -71,3 +76,28 @@ def best_row(row_scores: Iterable[float]) -> int | None:
     scores = list(row_scores)
     best = max(scores, default=0.0)
     return scores.index(best) if best > 0 else None
+
+
+def split_at_page(hit: EvidencePackage, page: int) -> tuple[EvidencePackage, EvidencePackage | None]:
+    """`hit` cut to its regions on `page` (the lead, with the hit's scores and matched row) and the
+    regions on its other pages (a companion with the same chunk id); `hit` unchanged, and no
+    companion, when it has no region on `page` or none elsewhere."""
+    regions = hit.all_regions()
+    here = [r for r in regions if r.page == page]
+    there = [r for r in regions if r.page != page]
+    if not here or not there:
+        return hit, None
+    lead = hit.model_copy(
+        update={"page": page, "regions": here, "bboxes_pdf": [r.bbox_pdf for r in here]}
+    )
+    first = min(r.page for r in there)
+    part = hit.model_copy(
+        update={
+            "page": first,
+            "regions": there,
+            "bboxes_pdf": [r.bbox_pdf for r in there if r.page == first],
+            "matched_row": None,
+            "companions": [],
+        }
+    )
+    return lead, part
