@@ -56,6 +56,7 @@ __all__ = [
     "LexicalStats",
     "SearchIndex",
     "empty_run",
+    "is_scenario_question",
     "page_unit_id",
     "parse_page_unit_id",
     "query_token_weight",
@@ -336,7 +337,11 @@ class SearchIndex:
         mask = self._filter_mask(filters)
         depth = max(RUN_DEPTH, k)
         mode = opts.mode
-        lex = self.lexical_query(query, expand=opts.expand_glossary) if mode != "dense" else {}
+        lex = (
+            self.lexical_query(query, expand=opts.expand_glossary, focus=opts.focus_terms)
+            if mode != "dense"
+            else {}
+        )
         b_idx, b_score = self._bm25_run(lex, depth, mask) if mode != "dense" else empty_run()
         d_idx, d_score = self._dense_run(query, depth, mask) if mode != "bm25" else empty_run()
         runs = (b_idx, b_score, d_idx, d_score)
@@ -353,12 +358,17 @@ class SearchIndex:
         return boost_constraints(self, query, ranked, self.settings.search.spec_constraint_weight), runs
 
     def features(
-        self, query: str, *, filters: SearchFilters | None = None, expand_glossary: bool = True
+        self,
+        query: str,
+        *,
+        filters: SearchFilters | None = None,
+        expand_glossary: bool = True,
+        focus_terms: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """(candidate chunk indices, their feature matrix) for a normalised query (ranker.py)."""
-        self.prepare(query, SearchOptions(expand_glossary=expand_glossary))
+        self.prepare(query, SearchOptions(expand_glossary=expand_glossary, focus_terms=focus_terms))
         mask = self._filter_mask(filters)
-        lex = self.lexical_query(query, expand=expand_glossary)
+        lex = self.lexical_query(query, expand=expand_glossary, focus=focus_terms)
         b_idx, b_score = self._bm25_run(lex, RUN_DEPTH, mask)
         d_idx, d_score = self._dense_run(query, RUN_DEPTH, mask)
         return candidate_features(self, query, lex, (b_idx, b_score, d_idx, d_score), mask)
@@ -417,15 +427,22 @@ class SearchIndex:
             scores = {i: s for i, s in scores.items() if mask[i]}
         return sorted(scores.items(), key=lambda t: (-t[1], ids[t[0]]))
 
-    def lexical_query(self, query: str, *, expand: bool = True) -> dict[str, float]:
+    def lexical_query(self, query: str, *, expand: bool = True, focus: bool = False) -> dict[str, float]:
         """Query term -> weight for BM25: the query's own tokens (3-grams at a quarter), each CJK run
         and each glossary expansion weighing about two terms (their tokens share it) - a 7-character
-        Chinese phrase is 6 bigrams, and at full weight it would outvote the part number beside it."""
+        Chinese phrase is 6 bigrams, and at full weight it would outvote the part number beside it.
+        `focus` (SearchOptions.focus_terms), for a scenario question only (`is_scenario_question`):
+        its CJK runs give only the glossary's terms found in them (`Glossary.zh_terms_in`), each
+        weighed like a run; the other character bigrams of a long question ("我们是一家…") are
+        filler that matches Chinese-printed chunks at random."""
         weights: dict[str, float] = {}
         for t in self.tokenizer.tokenize(query):
             if not CJK_RE.search(t):
                 weights[t] = weights.get(t, 0.0) + query_token_weight(t)
-        for run in CJK_RE.findall(normalize_text(query)):  # each CJK run, like an expansion, ~2 terms
+        runs = CJK_RE.findall(normalize_text(query))
+        if focus and is_scenario_question(query):
+            runs = [term for run in runs for term in load_glossary().zh_terms_in(run)]
+        for run in runs:  # each CJK run (or glossary term), like an expansion, ~2 terms
             toks = self.tokenizer.tokenize(run)
             for t in toks:
                 weights[t] = weights.get(t, 0.0) + min(1.0, EXPANSION_TOKENS / len(toks))
@@ -550,6 +567,17 @@ class SearchIndex:
         the process's string hashing, and float sums in another order can break a tie between two
         rows (the matched row) differently from one run to the next."""
         return sum(self.bm25.idf(t) for t in sorted(terms))
+
+
+# a scenario question ("we make smart meters ... which clock would you recommend?") has several
+# clauses; the region sets' Chinese queries (part + parameter) have at most 17 CJK characters, so
+# `focus` never changes them (set to keep their ranking as it is, not fit to any question)
+SCENARIO_CJK_CHARS = 30
+
+
+def is_scenario_question(query: str) -> bool:
+    """A long Chinese question of several clauses: at least SCENARIO_CJK_CHARS CJK characters."""
+    return sum(len(run) for run in CJK_RE.findall(query)) >= SCENARIO_CJK_CHARS
 
 
 NGRAM_QUERY_WEIGHT = 0.25
