@@ -37,6 +37,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,9 @@ def learned_results(
 ) -> list:
     """Per fold k: a ranker fit without fold k (TKD rows, plus region rows when given), scoring fold
     k's TKD questions by search."""
+    # the features of these rows were made with this index's scenario b: the fit records it, and a
+    # search with the ranker makes its features the same way (base.ranker_b_long)
+    fit = partial(fit, meta={"bm25_b_long": index.settings.index.bm25_b_long})
     extra = cv.chunk_gold_rows(index, queries, "tkd", focus_terms=focus)
     if region_rows is not None:  # as benchmarks/crossval.py: unit thresholds by nested CV
         rankers = cv.fit_unit_rankers(region_rows, members, fit=cv.with_rows(fit, extra))

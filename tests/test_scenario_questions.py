@@ -10,13 +10,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from layoutrag.config import load_settings
-from layoutrag.index.base import LexicalQuery, is_scenario_question
+from layoutrag.config import FusionSettings, FusionStrategy, load_settings
+from layoutrag.index.base import LexicalQuery, is_scenario_question, ranker_b_long
 from layoutrag.index.glossary import Glossary, load_glossary
 from layoutrag.index.hybrid import HybridIndex
 from layoutrag.index.options import SearchOptions
+from layoutrag.index.ranker import default_ranker
 from layoutrag.records import Chunk, DocumentCard
 
 LONG_EN = (
@@ -91,7 +94,7 @@ def test_scenario_question_bm25_uses_b_long() -> None:
     assert _lead(shipped, LONG_EN) == "a_p1_b01"
     # the document and page runs follow the same weights (the ranker's features read them)
     assert shipped._lexical("doc", lex) is not shipped.doc_bm25
-    assert off._lexical("doc", lex) is off.doc_bm25
+    assert off._lexical("doc", off.lexical_query(LONG_EN)) is off.doc_bm25
 
 
 def test_short_queries_keep_bm25_b() -> None:
@@ -129,3 +132,34 @@ def test_focus_keeps_glossary_terms_of_a_scenario_question_only() -> None:
     # the switch reaches the search: same chunks either way here, different lexical evidence
     a = ix.search(LONG_ZH, top_k=3, options=SearchOptions(mode="bm25", focus_terms=True))
     assert all(h.bm25_rank is not None for h in a)
+
+
+def test_learned_search_makes_features_as_its_ranker_was_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learned ranker's features of a scenario question use the b its weights file records
+    (`bm25_b_long` in meta); weights fit before it (no such key) keep `bm25_b` for every query, so
+    the shipped ranker sees the features it was fit on until it is refit."""
+    chunks, cards = corpus()
+    ix = HybridIndex.build(chunks, cards, dense=False)
+    seen: list[float | None] = []
+    orig = HybridIndex._lexical
+
+    def spy(self: HybridIndex, level: str, lex: dict[str, float]):  # noqa: ANN202 - BM25Index
+        seen.append(getattr(lex, "b", None))
+        return orig(self, level, lex)
+
+    monkeypatch.setattr(HybridIndex, "_lexical", spy)
+    shipped = default_ranker()
+    old = replace(shipped, meta=tuple(kv for kv in shipped.meta if kv[0] != "bm25_b_long"))
+    new = replace(shipped, meta=(*old.meta, ("bm25_b_long", "0.0")))
+    assert ranker_b_long(old) is None and ranker_b_long(new) == 0.0
+    learned = FusionSettings(strategy=FusionStrategy.learned)
+    for ranker, want in ((old, None), (new, 0.0)):
+        seen.clear()
+        ix.search(LONG_EN, top_k=3, options=SearchOptions(fusion=learned, ranker=ranker))
+        assert seen and set(seen) == {want}
+    seen.clear()
+    ix.search("oscillator phase noise", top_k=3, options=SearchOptions(fusion=learned, ranker=new))
+    assert seen and set(seen) == {None}  # not a scenario question
+    seen.clear()
+    ix.search(LONG_EN, top_k=3, mode="bm25")  # no ranker: the settings' bm25_b_long
+    assert set(seen) == {0.0}

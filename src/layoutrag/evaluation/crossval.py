@@ -268,6 +268,14 @@ def _training_mask(rows: Rows, excluded: set[int | None]) -> np.ndarray:
     return keep
 
 
+def _feature_meta() -> dict[str, Any]:
+    """What the features of a fit's rows were made with, recorded in its meta: a scenario
+    question's BM25 length normalization (`index.bm25_b_long`, read back by `base.ranker_b_long`
+    so a search computes the features as the fit did). The rows come from indexes opened with the
+    process's settings; a caller that made them otherwise passes `meta={"bm25_b_long": b}`."""
+    return {"bm25_b_long": load_settings().index.bm25_b_long}
+
+
 def fit_ranker(
     rows: Rows,
     *,
@@ -285,6 +293,7 @@ def fit_ranker(
         "positives": int(rows.y[keep].sum()),
         "queries": len(positive_q),
         "C": RANKER_C,
+        **_feature_meta(),
         **(meta or {}),
     }
     return LinearRanker.fit(
@@ -298,7 +307,7 @@ def fit_trees(
     """LambdaRank trees (`ranker.TreeRanker`) on the rows outside the excluded folds, queries with
     a positive candidate only (as `fit_ranker`)."""
     keep = _training_mask(rows, {exclude_fold, *exclude} - {None})
-    info = {"rows": int(keep.sum()), "positives": int(rows.y[keep].sum()), **(meta or {})}
+    info = {"rows": int(keep.sum()), "positives": int(rows.y[keep].sum()), **_feature_meta(), **(meta or {})}
     info["queries"] = len(set(rows.qid[keep].tolist()))
     return TreeRanker.fit(rows.X[keep], rows.y[keep], rows.qid[keep], meta=info)
 

@@ -59,6 +59,7 @@ __all__ = [
     "empty_run",
     "is_scenario_question",
     "page_unit_id",
+    "ranker_b_long",
     "parse_page_unit_id",
     "query_token_weight",
 ]
@@ -341,8 +342,13 @@ class SearchIndex:
         lex = (
             self.lexical_query(query, expand=opts.expand_glossary, focus=opts.focus_terms)
             if mode != "dense"
-            else {}
+            else LexicalQuery()
         )
+        cfg = opts.fusion or self.settings.fusion
+        learned = mode == "fused" and cfg.strategy is FusionStrategy.learned
+        ranker = (opts.ranker or default_ranker()) if learned else None
+        if ranker is not None and lex.scenario:
+            lex.b = ranker_b_long(ranker)  # the learned ranker's features as it was fit
         b_idx, b_score = self._bm25_run(lex, depth, mask) if mode != "dense" else empty_run()
         d_idx, d_score = self._dense_run(query, depth, mask) if mode != "bm25" else empty_run()
         runs = (b_idx, b_score, d_idx, d_score)
@@ -350,9 +356,8 @@ class SearchIndex:
             return list(zip(b_idx.tolist(), b_score.tolist(), strict=True)), runs
         if mode == "dense":
             return list(zip(d_idx.tolist(), d_score.tolist(), strict=True)), runs
-        cfg = opts.fusion or self.settings.fusion
-        if cfg.strategy is FusionStrategy.learned:
-            ranked = self._learned(query, lex, runs, mask, opts.ranker or default_ranker())
+        if ranker is not None:
+            ranked = self._learned(query, lex, runs, mask, ranker)
         else:
             ranked = self._fuse(query, lex, b_idx, d_idx, mask, cfg, doc_boost=opts.doc_boost)
         # numeric constraints in the query ("stability ±10 ppm"): index/spec_constraints.py
@@ -438,6 +443,7 @@ class SearchIndex:
         filler that matches Chinese-printed chunks at random."""
         weights = LexicalQuery()
         weights.scenario = is_scenario_question(query)
+        weights.b = self.settings.index.bm25_b_long if weights.scenario else None
         for t in self.tokenizer.tokenize(query):
             if not CJK_RE.search(t):
                 weights[t] = weights.get(t, 0.0) + query_token_weight(t)
@@ -588,10 +594,20 @@ def is_scenario_question(query: str) -> bool:
 
 class LexicalQuery(dict[str, float]):
     """Query term -> BM25 weight (`SearchIndex.lexical_query`), knowing whether it came from a
-    scenario question: a store that keeps BM25 weights for such questions (`HybridIndex`,
-    `index.bm25_b_long`) scores it with them."""
+    scenario question and which BM25 length normalization scores it (`b`; None: the index's
+    `bm25_b`). A store that can weigh with another b (`HybridIndex`) honours `b`; the Qdrant store
+    and the static site score every query with `bm25_b`."""
 
     scenario: bool = False
+    b: float | None = None
+
+
+def ranker_b_long(ranker: Ranker) -> float | None:
+    """The `bm25_b_long` a ranker's features were computed with (its weights file's meta), None
+    for a ranker fit before scenario questions had their own b: its features used `bm25_b` for
+    every query, and a search with it must too (the features must be made as at fit time)."""
+    value = dict(ranker.meta).get("bm25_b_long")
+    return None if value in (None, "", "None") else float(value)
 
 
 NGRAM_QUERY_WEIGHT = 0.25

@@ -136,19 +136,21 @@ class HybridIndex(SearchIndex):
 
     # ------------------------------------------------------------------ scenario questions
     def _lexical(self, level: str, lex: Mapping[str, float]) -> BM25Index:
-        """The BM25 of `level` (chunk, doc, page) that scores `lex`: for a scenario question
-        (`base.LexicalQuery.scenario`), weights with `index.bm25_b_long` in place of `bm25_b`.
-        A long question names many terms and the chunk (or document) that meets more of them is
-        longer: full length normalization hands the lead to short chunks that hold one rare term
-        (docs/EVALUATION.md §3). The Qdrant store bakes `bm25_b` into its points and the static
-        site into its export: both score every query with `bm25_b`."""
+        """The BM25 of `level` (chunk, doc, page) that scores `lex`: with the length normalization
+        the query asks for (`base.LexicalQuery.b`: `index.bm25_b_long` for a scenario question,
+        or what the learned ranker was fit with), else `bm25_b`. A long question names many terms
+        and the chunk (or document) that meets more of them is longer: full length normalization
+        hands the lead to short chunks that hold one or two of them (docs/EVALUATION.md §3). The
+        Qdrant store bakes `bm25_b` into its points and the static site into its export: both
+        score every query with `bm25_b`."""
         plain = {"chunk": self.bm25, "doc": self.doc_bm25, "page": self.page_bm25}[level]
-        b_long = self.settings.index.bm25_b_long
-        if not getattr(lex, "scenario", False) or b_long == self.settings.index.bm25_b:
+        b = getattr(lex, "b", None)
+        if b is None or b == self.settings.index.bm25_b:
             return plain
-        if level not in self._long:
-            self._long[level] = BM25Index(self._counts[level], k1=self.settings.index.bm25_k1, b=b_long)
-        return self._long[level]
+        key = f"{level}/{b}"
+        if key not in self._long:
+            self._long[key] = BM25Index(self._counts[level], k1=self.settings.index.bm25_k1, b=b)
+        return self._long[key]
 
     # ------------------------------------------------------------------ the runs, from memory
     def _filter_mask(self, filters: SearchFilters | None) -> np.ndarray | None:
