@@ -134,6 +134,12 @@ class ChunkSettings(_Group):
 class IndexSettings(_Group):
     bm25_k1: float = Field(1.5, ge=0, description="BM25 term-frequency saturation.")
     bm25_b: float = Field(0.75, ge=0, le=1, description="BM25 length normalisation.")
+    bm25_b_long: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="BM25 length normalisation for a scenario question (at least 20 words or CJK characters, index.base.is_scenario_question), embedded store only; bm25_b turns it off. Chosen by cross-validation on TKD, docs/EVALUATION.md §3.",
+    )
     embed_max_chars: int = Field(1500, ge=1, description="Passage text the embedder sees, in characters.")
     embedder: str = Field("default", description="Embedder name (layoutrag.index.embedders).")
     dense_nprobe: int = Field(32, ge=1, description="IVF lists probed per query (large indexes only).")

@@ -214,16 +214,16 @@ def chunk_gold_fold(gold_chunks: Sequence[str], n: int = N_FOLDS) -> int:
     return int(hashlib.sha256(doc.encode("utf-8")).hexdigest(), 16) % n
 
 
-def chunk_gold_rows(index: Any, queries: Sequence[Any], name: str) -> Rows:
+def chunk_gold_rows(index: Any, queries: Sequence[Any], name: str, *, focus_terms: bool = False) -> Rows:
     """Training rows from chunk-id questions (TKD: `gold_chunks`, no regions): a candidate is
     positive when its chunk id is gold. They join the fits (`with_rows`), not the unit choice, which
-    needs region gold."""
+    needs region gold. `focus_terms`: the lexical query as `SearchOptions.focus_terms` makes it."""
     from layoutrag.index.query import normalize_query
 
     Xs, ys, qids, folds = [], [], [], []
     for q in queries:
         text = normalize_query(q.query, max_chars=index.settings.search.max_query_chars)
-        cands, X = index.features(text)
+        cands, X = index.features(text, focus_terms=focus_terms)
         gold = set(q.gold_chunks)
         y = np.array([index.chunks[int(i)].chunk_id in gold for i in cands.tolist()], dtype=np.int8)
         Xs.append(X)
@@ -268,6 +268,14 @@ def _training_mask(rows: Rows, excluded: set[int | None]) -> np.ndarray:
     return keep
 
 
+def _feature_meta() -> dict[str, Any]:
+    """What the features of a fit's rows were made with, recorded in its meta: a scenario
+    question's BM25 length normalization (`index.bm25_b_long`, read back by `base.ranker_b_long`
+    so a search computes the features as the fit did). The rows come from indexes opened with the
+    process's settings; a caller that made them otherwise passes `meta={"bm25_b_long": b}`."""
+    return {"bm25_b_long": load_settings().index.bm25_b_long}
+
+
 def fit_ranker(
     rows: Rows,
     *,
@@ -285,6 +293,7 @@ def fit_ranker(
         "positives": int(rows.y[keep].sum()),
         "queries": len(positive_q),
         "C": RANKER_C,
+        **_feature_meta(),
         **(meta or {}),
     }
     return LinearRanker.fit(
@@ -298,7 +307,7 @@ def fit_trees(
     """LambdaRank trees (`ranker.TreeRanker`) on the rows outside the excluded folds, queries with
     a positive candidate only (as `fit_ranker`)."""
     keep = _training_mask(rows, {exclude_fold, *exclude} - {None})
-    info = {"rows": int(keep.sum()), "positives": int(rows.y[keep].sum()), **(meta or {})}
+    info = {"rows": int(keep.sum()), "positives": int(rows.y[keep].sum()), **_feature_meta(), **(meta or {})}
     info["queries"] = len(set(rows.qid[keep].tolist()))
     return TreeRanker.fit(rows.X[keep], rows.y[keep], rows.qid[keep], meta=info)
 
@@ -485,15 +494,25 @@ def crossvalidate(
 
 
 def chunk_gold_results(
-    index: Any, queries: Sequence[Any], rankers: dict[int, Any], hits: HitSettings, *, name: str = "learned"
+    index: Any,
+    queries: Sequence[Any],
+    rankers: dict[int, Any],
+    hits: HitSettings,
+    *,
+    name: str = "learned",
+    options: SearchOptions | None = None,
 ) -> list:
     """Chunk-id questions (TKD) scored by search with the ranker of each question's fold (fit
-    without that fold): the held-out R@k / MRR of the learned ranker on that set."""
+    without that fold): the held-out R@k / MRR of the learned ranker on that set. `options`: the
+    other search options (e.g. `focus_terms`); fusion, hits and ranker are set here."""
     from layoutrag.config import FusionSettings, FusionStrategy
 
     out: list = []
+    base = options or SearchOptions()
     for k, ranker in rankers.items():
-        opts = SearchOptions(fusion=FusionSettings(strategy=FusionStrategy.learned), hits=hits, ranker=ranker)
+        opts = replace(
+            base, fusion=FusionSettings(strategy=FusionStrategy.learned), hits=hits, ranker=ranker
+        )
 
         def search(text: str, n: int, o: SearchOptions = opts) -> Sequence[Chunk]:
             return index.search(text, top_k=n, options=o)

@@ -45,6 +45,18 @@ class Glossary:
     def __len__(self) -> int:
         return sum(len(v) for v in self.zh_to_en.values())
 
+    def zh_terms_in(self, text: str) -> list[str]:
+        """The glossary's Chinese terms found in `text`, longest first and without overlap (a term
+        found is blanked before shorter ones are looked for, so 相位噪声 does not also count 噪声):
+        the datasheet terms of a Chinese sentence, the rest of it being words the glossary does not
+        know (`SearchIndex.lexical_query` with `focus`)."""
+        found: list[str] = []
+        for zh in self._zh_terms:
+            if zh in text and CJK_RE.search(zh):
+                found.append(zh)
+                text = text.replace(zh, " ")
+        return found
+
     def expansions(self, query: str) -> list[str]:
         """Terms in the other language for every glossary term in `query` (deduplicated, stable)."""
         out: list[str] = []

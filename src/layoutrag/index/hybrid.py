@@ -73,7 +73,8 @@ class HybridIndex(SearchIndex):
         super().__init__(chunks, cards, table=table, embedder=embedder, tokenizer=tokenizer, settings=settings)
         self.bm25 = BM25Index(counts, k1=settings.index.bm25_k1, b=settings.index.bm25_b)
         self.doc_len = counts.doc_len
-        self.doc_bm25 = BM25Index(doc_term_counts(counts, table), k1=settings.index.bm25_k1, b=settings.index.bm25_b)
+        doc_counts = doc_term_counts(counts, table)
+        self.doc_bm25 = BM25Index(doc_counts, k1=settings.index.bm25_k1, b=settings.index.bm25_b)
         order = np.argsort(table.doc_index, kind="stable")
         self.doc_chunks = np.split(
             order, np.cumsum(np.bincount(table.doc_index, minlength=len(table.doc_ids)))[:-1]
@@ -83,9 +84,11 @@ class HybridIndex(SearchIndex):
         _, page_of = np.unique(page_key, return_inverse=True)
         self.page_of: np.ndarray = page_of.reshape(-1)
         n_pages = int(self.page_of.max(initial=-1)) + 1
-        self.page_bm25 = BM25Index(
-            group_term_counts(counts, self.page_of, n_pages), k1=settings.index.bm25_k1, b=settings.index.bm25_b
-        )
+        page_counts = group_term_counts(counts, self.page_of, n_pages)
+        self.page_bm25 = BM25Index(page_counts, k1=settings.index.bm25_k1, b=settings.index.bm25_b)
+        # a scenario question's BM25 (`index.bm25_b_long`), made on its first use
+        self._counts = {"chunk": counts, "doc": doc_counts, "page": page_counts}
+        self._long: dict[str, BM25Index] = {}
         order = np.argsort(self.page_of, kind="stable")
         self.page_chunks = np.split(order, np.cumsum(np.bincount(self.page_of, minlength=n_pages))[:-1])
         self.dense = dense
@@ -131,6 +134,24 @@ class HybridIndex(SearchIndex):
             settings=s,
         )
 
+    # ------------------------------------------------------------------ scenario questions
+    def _lexical(self, level: str, lex: Mapping[str, float]) -> BM25Index:
+        """The BM25 of `level` (chunk, doc, page) that scores `lex`: with the length normalization
+        the query asks for (`base.LexicalQuery.b`: `index.bm25_b_long` for a scenario question,
+        or what the learned ranker was fit with), else `bm25_b`. A long question names many terms
+        and the chunk (or document) that meets more of them is longer: full length normalization
+        hands the lead to short chunks that hold one or two of them (docs/EVALUATION.md §3). The
+        Qdrant store bakes `bm25_b` into its points and the static site into its export: both
+        score every query with `bm25_b`."""
+        plain = {"chunk": self.bm25, "doc": self.doc_bm25, "page": self.page_bm25}[level]
+        b = getattr(lex, "b", None)
+        if b is None or b == self.settings.index.bm25_b:
+            return plain
+        key = f"{level}/{b}"
+        if key not in self._long:
+            self._long[key] = BM25Index(self._counts[level], k1=self.settings.index.bm25_k1, b=b)
+        return self._long[key]
+
     # ------------------------------------------------------------------ the runs, from memory
     def _filter_mask(self, filters: SearchFilters | None) -> np.ndarray | None:
         return filter_mask(
@@ -145,7 +166,7 @@ class HybridIndex(SearchIndex):
     def _bm25_run(
         self, lex: dict[str, float], depth: int, mask: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray]:
-        idx, scores = self.bm25.scores(lex)
+        idx, scores = self._lexical("chunk", lex).scores(lex)
         if mask is not None and len(idx):
             keep = mask[idx]
             idx, scores = idx[keep], scores[keep]
@@ -163,11 +184,12 @@ class HybridIndex(SearchIndex):
         qv = self.embedder.embed([query], "query")[0]
         return self.dense.search(qv, depth, mask)
 
-    def _groups(self, kind: GroupKind) -> tuple[BM25Index, list[np.ndarray]]:
-        return (self.doc_bm25, self.doc_chunks) if kind == "doc" else (self.page_bm25, self.page_chunks)
+    def _groups(self, kind: GroupKind, lex: Mapping[str, float]) -> tuple[BM25Index, list[np.ndarray]]:
+        index = self._lexical(kind, lex)
+        return (index, self.doc_chunks) if kind == "doc" else (index, self.page_chunks)
 
     def group_run(self, kind: GroupKind, lex: dict[str, float], depth: int) -> tuple[np.ndarray, np.ndarray]:
-        index, _ = self._groups(kind)
+        index, _ = self._groups(kind, lex)
         g_idx, g_score = index.scores(lex)
         if not len(g_idx) or depth <= 0:
             return empty_run()
@@ -175,14 +197,14 @@ class HybridIndex(SearchIndex):
         return np.asarray(g_idx[sel], dtype=np.int64), g_score[sel]
 
     def group_scores(self, kind: GroupKind, lex: dict[str, float], groups: np.ndarray) -> np.ndarray:
-        index, members = self._groups(kind)
+        index, members = self._groups(kind, lex)
         g_idx, g_score = index.scores(lex)
         full = np.zeros(len(members), dtype=np.float32)
         full[g_idx] = g_score
         return full[np.asarray(groups, dtype=np.int64)]
 
     def group_members(self, kind: GroupKind, group: int) -> np.ndarray:
-        return self._groups(kind)[1][group]
+        return (self.doc_chunks if kind == "doc" else self.page_chunks)[group]
 
     def page_index(self, i: int) -> int:
         return int(self.page_of[i])
@@ -197,7 +219,7 @@ class HybridIndex(SearchIndex):
         weights = {t: w for t, w in lex.items() if t not in own}
         if not weights:
             return none
-        r_idx, r_score = self.bm25.scores(weights)
+        r_idx, r_score = self._lexical("chunk", lex).scores(weights)
         if not len(r_idx):
             return none
         lead = {int(self.table.doc_index[int(i)]) for i in b_idx[:docs]}

@@ -23,7 +23,9 @@ FUSION_CHOICES = (*(s.value for s in FusionStrategy), "bm25", "dense")
 class SearchOptions:
     """`mode`: fused, or one path alone; `fusion`/`hits`: None -> the index's settings; `ranker`:
     None -> the shipped weights (used when the fusion strategy is `learned`); `doc_boost`,
-    `expand_glossary` and `units` are ablation switches."""
+    `expand_glossary` and `units` are ablation switches; `focus_terms`: a scenario question's CJK text
+    reaches BM25 as the glossary terms it holds, not as all its character bigrams
+    (`SearchIndex.lexical_query`; off by default, docs/EVALUATION.md §3)."""
 
     mode: str = "fused"
     fusion: FusionSettings | None = None
@@ -31,6 +33,7 @@ class SearchOptions:
     ranker: Ranker | None = None
     doc_boost: bool = True
     expand_glossary: bool = True
+    focus_terms: bool = False
     units: bool = True  # the learned ranker may return a chunk's page as the hit (hits.py)
 
     def __post_init__(self) -> None:

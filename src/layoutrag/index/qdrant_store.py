@@ -693,7 +693,9 @@ class QdrantIndex(SearchIndex):
         """The df rows of every term the search will weigh, in one read."""
         terms = set(self.tokenizer.tokenize(query)) | set(self.tokenizer.tokenize(expand_query(query)))
         if options.mode != "dense":
-            terms |= set(self.lexical_query(query, expand=options.expand_glossary))
+            terms |= set(
+                self.lexical_query(query, expand=options.expand_glossary, focus=options.focus_terms)
+            )
         self.lexicon.prefetch(terms)
 
     def prefetch(self, rows: Iterable[int], *, records: bool = False) -> None:
