@@ -14,7 +14,9 @@ The site works from file:// and from any static host: no server, no request outs
 
 Only the lexical path travels: the same BM25 weights the Python index holds (float32), the
 part-aware tokenizer and the zh<->en glossary, so the browser ranks exactly as
-`HybridIndex.search(q, mode="bm25")`. Dense retrieval and fusion need the embedder and stay behind.
+`HybridIndex.search(q, mode="bm25")` with `hit_focus_page` off: a unit spanning pages is returned
+whole here (the focus page of index/hits.py is not ported). Dense retrieval and fusion need the
+embedder and stay behind.
 
 Index layout (little endian): u32 n_terms, u32 n_postings, u32 indptr[n_terms + 1],
 f32 weights[n_postings], then per term the gaps between its sorted chunk numbers as LEB128 varints.
@@ -37,6 +39,7 @@ import numpy as np
 
 from layoutrag.index.glossary import load_glossary
 from layoutrag.index.hybrid import RUN_DEPTH, HybridIndex
+from layoutrag.index.options import SearchOptions
 from layoutrag.records import Chunk, DocumentCard
 
 __all__ = [
@@ -353,7 +356,9 @@ def parity_hits(index: HybridIndex, query: str, top_k: int | None = None) -> lis
             "matched_row": h.matched_row,
         }
 
-    hits = index.search(query, top_k=top_k, mode="bm25")
+    # the site returns a unit spanning pages whole (no focus page: module docstring)
+    whole = SearchOptions(mode="bm25", hits=index.settings.hits.model_copy(update={"focus_page": False}))
+    hits = index.search(query, top_k=top_k, options=whole)
     return [{**one(h), "companions": [one(c) for c in h.companions]} for h in hits]
 
 
