@@ -96,11 +96,14 @@ def test_search_open_result_and_highlight_lands_on_the_bbox(
     def hits(q: str) -> list[dict]:
         return httpx.get(f"{server_url}/api/search", params={"q": q}).json()["hits"]
 
+    def others(h: dict) -> list[dict]:  # companions that are other chunks (not a multi-page unit's rest)
+        return [c for c in h["companions"] if c["chunk_id"] != h["chunk_id"]]
+
     query, rank = next(
         (q["query"], i)
         for q in sorted(sample_queries(served_data), key=lambda q: q["kind"] != "table")
         for i, h in enumerate(hits(q["query"])[:5])
-        if h["companions"]
+        if others(h)
     )
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors: list[str] = []
@@ -143,7 +146,7 @@ def test_search_open_result_and_highlight_lands_on_the_bbox(
     assert hit["chunk_id"] == chunk_id
     # the hit's companions (more blocks of its page returned with it) are highlighted too
     companion_boxes = [
-        r["bbox_pdf"] for c in hit["companions"] for r in c["regions"] if r["page"] == chunk["page"]
+        r["bbox_pdf"] for c in others(hit) for r in c["regions"] if r["page"] == chunk["page"]
     ]
     assert companion_boxes, "this hit has a companion: the test must see it drawn"
     for selector, boxes in (
@@ -192,6 +195,46 @@ def test_search_open_result_and_highlight_lands_on_the_bbox(
     page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
     assert (tmp_path / "viewer.png").stat().st_size > 10_000
     assert errors == []
+    page.close()
+
+
+def test_a_table_continued_over_a_page_break_opens_at_the_page_of_its_row(browser, server_url: str, served_data: Path) -> None:
+    # the generated datasheets continue a table over a page break: some sample query's hit is its
+    # part on the page of the matched row, the rest of the table a companion with the same chunk id
+    found = None
+    for q in sample_queries(served_data):
+        for i, h in enumerate(httpx.get(f"{server_url}/api/search", params={"q": q["query"]}).json()["hits"][:5]):
+            rest = [c for c in h["companions"] if c["chunk_id"] == h["chunk_id"]]
+            if rest:
+                found = (q["query"], i, h, rest[0])
+                break
+        if found:
+            break
+    assert found, "the sample corpus has tables continued over a page break"
+    query, rank, hit, rest = found
+    assert {r["page"] for r in hit["regions"]} == {hit["page"]}
+    assert hit["page"] not in {r["page"] for r in rest["regions"]}
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(server_url + "/")
+    page.wait_for_selector("#q")
+    page.fill("#q", query)
+    page.press("#q", "Enter")
+    page.wait_for_selector(".card")
+    card = page.locator(".card").nth(rank)
+    assert card.get_attribute("data-chunk") == hit["chunk_id"]
+    rest_pages = sorted({r["page"] for r in rest["regions"]})
+    assert card.locator(".companion.rest").inner_text().endswith(f"on page {', '.join(map(str, rest_pages))}")
+    assert f"page {hit['page']}" in card.locator(".head .muted").inner_text()
+    card.click()
+    page.wait_for_selector("rect.hit")
+    # the viewer opens at the page of the matched row, the whole table highlighted as the hit
+    assert f"page={hit['page']}" in page.url
+    for p_no in sorted({hit["page"], *rest_pages}):
+        assert page.locator(f'.page-frame[data-page="{p_no}"] rect.hit:not(.companion)').count() >= 1
+    if hit["matched_row"] is not None:
+        row = hit["rows"][hit["matched_row"]]
+        assert row["page"] == hit["page"]
+        assert page.get_attribute(f'.page-frame[data-page="{row["page"]}"] rect.row', "data-row") == str(hit["matched_row"])
     page.close()
 
 

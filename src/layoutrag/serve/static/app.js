@@ -27,9 +27,10 @@ function docName(docId) {
 function viewerHref(docId, page, chunkId, row, also) {
   return "#/doc/" + encodeURIComponent(docId) + qs({ page, chunk: chunkId, row, also: also && also.length ? also.join(",") : undefined });
 }
-/* a hit's companions: more blocks of its page returned with it (highlighted together in the viewer) */
+/* a hit's companions: more blocks of its page returned with it (highlighted together in the viewer);
+   the rest of a unit spanning pages (same chunk id) is drawn with the hit's own chunk */
 function companionIds(h) {
-  return (h.companions || []).map((c) => c.chunk_id);
+  return (h.companions || []).filter((c) => c.chunk_id !== h.chunk_id).map((c) => c.chunk_id);
 }
 function pagesOf(chunk) {
   const ps = new Set((chunk.regions && chunk.regions.length ? chunk.regions.map((r) => r.page) : [chunk.page]));
@@ -131,7 +132,9 @@ function resultCard(h, i, label) {
   const pageText = pages.length > 1 ? `pages ${pages.join("–")}` : `page ${h.page}`;
   const ev = `<img loading="lazy" alt="evidence" src="/api/chunks/${encodeURIComponent(h.chunk_id)}/evidence.png">`;
   const href = viewerHref(h.doc_id, h.page, h.chunk_id, h.matched_row, companionIds(h));
-  const comps = (h.companions || []).map((c) => `<div class="companion" data-chunk="${esc(c.chunk_id)}">+ <span class="badge ${esc(c.block_type)}">${esc(c.block_type)}</span> ${esc((c.native_text || "").slice(0, 160))}</div>`).join("");
+  const comps = (h.companions || []).map((c) => c.chunk_id === h.chunk_id
+    ? `<div class="companion rest" data-chunk="${esc(c.chunk_id)}">+ the rest of this ${esc(c.block_type)} on page ${pagesOf(c).join(", ")}</div>`
+    : `<div class="companion" data-chunk="${esc(c.chunk_id)}">+ <span class="badge ${esc(c.block_type)}">${esc(c.block_type)}</span> ${esc((c.native_text || "").slice(0, 160))}</div>`).join("");
   return `<div class="card${h.evidence_image ? "" : " noimg"}" data-chunk="${esc(h.chunk_id)}" data-href="${esc(href)}">
     <div>
       <div class="head">
