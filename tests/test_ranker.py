@@ -250,9 +250,11 @@ def test_lambdarank_trees_rank_by_the_informative_feature_and_give_probabilities
     X = rng.normal(size=(400, n))
     qid = np.array([f"q{i // 20}" for i in range(400)], dtype=object)
     y = np.zeros(400, dtype=np.int8)
-    for q in range(20):  # one positive a query: the row with the largest feature 0
+    for q in range(20):  # one positive a query: the row with the largest feature 0, by a clear margin
         rows = np.arange(q * 20, q * 20 + 20)
-        y[rows[np.argmax(X[rows, 0])]] = 1
+        top = rows[np.argmax(X[rows, 0])]
+        y[top] = 1
+        X[top, 0] += 1.0  # (without it, which held-out query a tie-close pair flips depends on the noise draw)
     rows = Rows(X=X, y=y, qid=qid, fold=np.repeat(np.arange(5), 80))
     trees = fit_trees(rows, exclude_fold=4).with_page_below({3: 0.05})
     held = np.arange(320, 400)

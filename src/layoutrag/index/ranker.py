@@ -82,6 +82,9 @@ FEATURES: tuple[str, ...] = (
     "lexconf_x_bm25",
     "lexconf_x_dense",
     "zh_x_dense",  # the query has CJK: the dense run's reciprocal rank
+    "scenario",  # the query is a scenario question (base.is_scenario_question; query-level)
+    "scenario_x_dense",  # ... and the dense run's reciprocal rank
+    "scenario_x_doc",  # ... and the document run's reciprocal rank
 )
 
 
@@ -204,6 +207,7 @@ def candidate_features(
     lexconf = float(held[np.searchsorted(cands, b_idx[0])]) if len(b_idx) else 0.0
     want = wanted_family(query)
     zh = any("\u3400" <= ch <= "\u9fff" for ch in query)
+    scenario = bool(getattr(lex, "scenario", False))  # a LexicalQuery knows (base.lexical_query)
 
     X = np.zeros((len(cands), len(FEATURES)), dtype=np.float64)
     col = {f: k for k, f in enumerate(FEATURES)}
@@ -249,6 +253,10 @@ def candidate_features(
         f[col["lexconf_x_bm25"]] = lexconf * f[col["bm25_rr"]]
         f[col["lexconf_x_dense"]] = lexconf * f[col["dense_rr"]]
         f[col["zh_x_dense"]] = f[col["dense_rr"]] if zh else 0.0
+        if scenario:
+            f[col["scenario"]] = 1.0
+            f[col["scenario_x_dense"]] = f[col["dense_rr"]]
+            f[col["scenario_x_doc"]] = f[col["doc_rr"]]
     for name in ("held", "held_own"):
         X[:, col[name + "_gap"]] = X[:, col[name]].max() - X[:, col[name]]
     return cands, X
