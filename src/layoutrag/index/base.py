@@ -263,7 +263,7 @@ class SearchIndex:
             lead = package(*members[0])
             rest: list[EvidencePackage] = []
             if hit_cfg.focus_page:
-                page = self.focus_page(members[0][0], query)
+                page = self.focus_page(members[0][0], q_tokens or set())  # q_tokens: set by package()
                 if page is not None:
                     lead, part = split_at_page(lead, page)
                     rest = [part] if part is not None else []
@@ -273,15 +273,16 @@ class SearchIndex:
             out.append(lead)
         return out
 
-    def focus_page(self, i: int, query: str) -> int | None:
+    def focus_page(self, i: int, q_tokens: set[str]) -> int | None:
         """For a unit spanning pages (a table continued over a page break): the page of its row that
-        holds the most of the query's informative terms, the document's own names left out (as the
-        row bonus reads rows: every row of the document is about its part). None when the unit is
-        on one page or no row holds such a term."""
+        holds the most of the query's informative terms (`q_tokens`: the expanded query's tokens,
+        as the matched row reads them), the document's own names left out (as the row bonus reads
+        rows: every row of the document is about its part). None when the unit is on one page or
+        no row holds such a term."""
         chunk = self.chunks[i]
         if not chunk.rows or len({r.page for r in chunk.all_regions()}) < 2:
             return None
-        known = self.known_terms(expand_query(query)) - self.card_terms(chunk.doc_id)
+        known = self.known_of(q_tokens) - self.card_terms(chunk.doc_id)
         best = best_row(self.row_scores(i, known)) if known else None
         return None if best is None else chunk.rows[best].page
 
@@ -487,7 +488,11 @@ class SearchIndex:
 
     def known_terms(self, query: str) -> set[str]:
         """The query's tokens the corpus knows, as typed (no 3-grams)."""
-        return {t for t in self.tokenizer.tokenize(query) if t in self.bm25.vocab and not _is_ngram(t)}
+        return self.known_of(self.tokenizer.tokenize(query))
+
+    def known_of(self, tokens: Iterable[str]) -> set[str]:
+        """The tokens the corpus knows, 3-grams left out."""
+        return {t for t in tokens if t in self.bm25.vocab and not _is_ngram(t)}
 
     def _lexical_confidence(self, query: str, top: int) -> float:
         """Share of the query's idf mass (terms the corpus knows, as typed, no 3-grams) that BM25's
