@@ -17,10 +17,12 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 
 from layoutrag import vocab
+from layoutrag.index.base import is_scenario_question
 from layoutrag.site.export import (
     STATIC,
     bundle_js,
@@ -54,6 +56,25 @@ EXTRA_QUERIES = [
     "!!!",
 ]
 
+# scenario questions (index/base.is_scenario_question: >= 20 words or CJK characters) are scored with
+# `bm25_b_long`; the sample corpus is English, so the Chinese ones hit through the glossary
+SCENARIO_QUERIES = [
+    "We are designing a Bluetooth module for smartphones and wearables and need a crystal unit with low "
+    "ESR, load capacitance of 8 pF and good frequency stability over the operating temperature range: "
+    "which part would you recommend?",
+    "Our industrial controller needs an oscillator: what are the phase jitter, supply voltage, current "
+    "consumption and operating temperature range of the FA-678 series, and which part number fits?",
+    "我们正在设计一款智能电表，需要一个晶体，请问8Q系列的负载电容和频率稳定度以及工作温度范围分别是多少？",
+    "我们的工业控制器需要一个有源晶振，FA-678系列的相位抖动、电源电压和工作温度范围是多少？请推荐",
+    # at the bar and one below it: 20 and 19 words (a part number is one word), 20 and 19 CJK characters
+    "FA-678 load capacitance frequency stability operating temperature range storage temperature "
+    "range drive level aging insulation resistance shunt capacitance equivalent series",
+    "8Q-12.000MDGD-T load capacitance frequency stability operating temperature range storage temperature "
+    "range drive level aging insulation resistance shunt capacitance equivalent",
+    "负载电容频率稳定度工作温度范围电源电压吗",
+    "负载电容频率稳定度工作温度范围电源电压",
+]
+
 
 def _index(data: Path):
     from layoutrag.service import LayoutRAG
@@ -80,6 +101,14 @@ def parity_cases(served_data: Path, site: Path) -> list[dict]:
             queries.append(c.section_title)
     for card in index.cards.values():
         queries += [f"{p} frequency stability" for p in card.part_numbers[:2]]
+    queries += SCENARIO_QUERIES
+    # a table continued over a page break (every generated document has one): its part number and
+    # the first row on its last page, so the hit is the part on that page (index/base.focus_page)
+    for c in index.chunks:
+        pages = sorted({r.page for r in c.all_regions()})
+        if c.rows and len(pages) > 1:
+            row = next(r for r in c.rows if r.page == pages[-1] and not r.is_header)
+            queries.append(f"{index.cards[c.doc_id].part_numbers[0]} {row.cells[0]}")
     cases = []
     for q in queries:
         for k in (5, 15):
@@ -87,13 +116,40 @@ def parity_cases(served_data: Path, site: Path) -> list[dict]:
     assert sum(1 for c in cases if c["hits"]) > 20
     assert any(h["companions"] for c in cases for h in c["hits"]), "the set must exercise companions"
     assert any(h["matched_row"] is not None for c in cases for h in c["hits"]), "... and matched rows"
+    scenario = [c for c in cases if c["query"] in SCENARIO_QUERIES]
+    assert sum(map(is_scenario_question, SCENARIO_QUERIES)) == len(SCENARIO_QUERIES) - 2
+    assert all(c["hits"] for c in scenario), "every scenario question hits"
+    # ... and b_long scores them otherwise than bm25_b would (else the cases test nothing)
+    long = [c for c in scenario if is_scenario_question(c["query"])]
+    assert all(c["hits"][0]["score"] != _bm25_b_top(index, c["query"]) for c in long)
+    # the focus page: a unit spanning pages returned at its asked row's page, its other part a companion
+    split = [
+        h for c in cases for h in c["hits"] if any(x["chunk_id"] == h["chunk_id"] for x in h["companions"])
+    ]
+    assert any(h["page"] > min(x["page"] for x in h["companions"]) for h in split), (
+        "a hit on a table's 2nd page"
+    )
     return cases
 
 
+def _bm25_b_top(index, query: str) -> float:  # noqa: ANN001 - a HybridIndex
+    """The top BM25 score a scenario question would get with `bm25_b` (the site's score before b_long)."""
+    from layoutrag.index.query import normalize_query
+
+    lex = index.lexical_query(normalize_query(query, max_chars=index.settings.search.max_query_chars))
+    return float(index.bm25.scores(lex)[1].max())
+
+
 @pytest.fixture(scope="module")
-def parity_file(parity_cases: list[dict], tmp_path_factory: pytest.TempPathFactory) -> Path:
+def parity_file(
+    parity_cases: list[dict], served_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     p = tmp_path_factory.mktemp("parity") / "parity.json"
     p.write_text(json.dumps(parity_cases, ensure_ascii=False), encoding="utf-8")
+    # each document's card tokens, which the focus page leaves out of a row's match
+    index = _index(served_data)
+    cards = {d: sorted(index.card_terms(d)) for d in index.table.doc_ids}
+    (p.parent / "card_terms.json").write_text(json.dumps(cards, ensure_ascii=False), encoding="utf-8")
     return p
 
 
@@ -189,10 +245,15 @@ def test_browser_parity_from_file_url(browser, site: Path, parity_cases: list[di
         assert [h["chunk_id"] for h in hits] == [h["chunk_id"] for h in want], case["query"]
         for g, w in zip(hits, want, strict=True):
             assert abs(g["score"] - w["score"]) <= 1e-6
-            assert (g["bm25_rank"], g["matched_row"]) == (w["bm25_rank"], w["matched_row"]), case["query"]
+            assert (g["bm25_rank"], g["matched_row"], g["page"]) == (
+                w["bm25_rank"],
+                w["matched_row"],
+                w["page"],
+            ), case["query"]
             assert [c["chunk_id"] for c in g["companions"]] == [c["chunk_id"] for c in w["companions"]]
             for gc, wc in zip(g["companions"], w["companions"], strict=True):
-                assert abs(gc["score"] - wc["score"]) <= 1e-6 and gc["matched_row"] == wc["matched_row"]
+                assert abs(gc["score"] - wc["score"]) <= 1e-6, case["query"]
+                assert (gc["matched_row"], gc["page"]) == (wc["matched_row"], wc["page"]), case["query"]
     assert not page.errors, page.errors
     _requests_stay_inside(page, site)
     page.close()
@@ -229,6 +290,34 @@ def test_browser_ui_hits_viewer_and_tree(
     page.wait_for_selector(".doccard")
     assert not page.errors, page.errors
     _requests_stay_inside(page, site)
+    page.close()
+
+
+@pytest.mark.browser
+def test_browser_ui_a_table_split_at_its_focus_page(browser, site: Path, parity_cases: list[dict]) -> None:
+    case, hit = next(
+        (c, h)
+        for c in parity_cases
+        for h in c["hits"]
+        if any(x["chunk_id"] == h["chunk_id"] and x["page"] < h["page"] for x in h["companions"])
+    )
+    page = open_site(browser, site)
+    page.fill("#q", case["query"])
+    page.press("#q", "Enter")
+    card = page.locator(f'.card.hit[data-chunk-id="{hit["chunk_id"]}"]').first
+    card.wait_for()
+    assert f"page {hit['page']}" in card.inner_text()
+    assert "its part on page" in card.locator(".companion").first.inner_text()
+    params = parse_qs((card.get_attribute("data-href") or "").partition("?")[2])
+    assert params["page"] == [str(hit["page"])]
+    assert hit["chunk_id"] not in ",".join(params.get("also", [])).split(
+        ","
+    )  # the hit is not its own companion
+    card.click()
+    page.wait_for_selector("rect.hit")
+    assert page.locator(".page-frame").get_attribute("data-page") == str(hit["page"])
+    assert page.locator("rect.row").count() == 1  # the matched row is on this page
+    assert not page.errors, page.errors
     page.close()
 
 

@@ -14,12 +14,17 @@ The site works from file:// and from any static host: no server, no request outs
 
 Only the lexical path travels: the same BM25 weights the Python index holds (float32), the
 part-aware tokenizer and the zh<->en glossary, so the browser ranks exactly as
-`HybridIndex.search(q, mode="bm25")` with `hit_focus_page` off: a unit spanning pages is returned
-whole here (the focus page of index/hits.py is not ported). Dense retrieval and fusion need the
-embedder and stay behind.
+`HybridIndex.search(q, mode="bm25")` with the default options: a scenario question
+(`index/base.is_scenario_question`) is scored with `bm25_b_long` (weights the page derives from the
+exported term counts and chunk lengths, float32 step by step as numpy does), and a unit spanning
+pages is returned at the page of its best-matching row, its other part a companion (the focus page,
+`index/base.focus_page`, `index/hits.split_at_page`; the page tokenizes each document's card text).
+Dense retrieval and fusion need the embedder and stay behind.
 
-Index layout (little endian): u32 n_terms, u32 n_postings, u32 indptr[n_terms + 1],
-f32 weights[n_postings], then per term the gaps between its sorted chunk numbers as LEB128 varints.
+Index layout (little endian): u32 n_terms, u32 n_postings, u32 n_lengths, u32 indptr[n_terms + 1],
+f32 weights[n_postings], then per term the gaps between its sorted chunk numbers as LEB128 varints;
+when `bm25_b_long` differs from `bm25_b` (n_lengths = the number of chunks, else 0) the term count of
+each posting as a LEB128 varint and f32 chunk lengths[n_lengths] follow.
 """
 
 from __future__ import annotations
@@ -91,6 +96,10 @@ class SiteData:
     weights: np.ndarray
     chunks: list[dict[str, Any]]
     glossary: dict[str, Any] = field(default_factory=dict)
+    # a scenario question's BM25 (`bm25_b_long`), when it differs from `bm25_b`: the raw term counts
+    # (same postings as `weights`) and the chunks' lengths, from which the site derives its weights
+    tf: np.ndarray | None = None
+    doc_len: np.ndarray | None = None
 
 
 @dataclass
@@ -128,9 +137,11 @@ def collect(index: HybridIndex, *, examples: Sequence[str] = ()) -> SiteData:
         terms[j] = t
     n_terms = len(terms)
     s = index.settings
+    counts = index._counts["chunk"]  # the term counts the BM25 weights were derived from
+    long = s.index.bm25_b_long != s.index.bm25_b  # else a scenario question scores as any other
     cards: dict[str, DocumentCard] = index.cards
     meta = {
-        "format": 1,
+        "format": 2,
         "settings": {
             "top_k": s.search.top_k,
             "max_top_k": s.search.max_top_k,
@@ -139,6 +150,12 @@ def collect(index: HybridIndex, *, examples: Sequence[str] = ()) -> SiteData:
             "page_members": s.hits.page_members,
             "merge_depth": s.hits.merge_depth,
             "companion_score": s.hits.companion_score,
+            "focus_page": s.hits.focus_page,
+            "bm25_k1": s.index.bm25_k1,
+            "bm25_b": s.index.bm25_b,
+            "bm25_b_long": s.index.bm25_b_long,
+            # numpy's float32 mean of the lengths, as bm25_weights reads it (JS would sum otherwise)
+            "avgdl": float(counts.doc_len.mean()) if len(counts.doc_len) else 1.0,
         },
         "doc_ids": list(index.table.doc_ids),
         "docs": [
@@ -148,6 +165,10 @@ def collect(index: HybridIndex, *, examples: Sequence[str] = ()) -> SiteData:
                 "title": cards[d].title if d in cards else "",
                 "vendor": cards[d].vendor if d in cards else "",
                 "part_numbers": cards[d].part_numbers if d in cards else [],
+                # with title, vendor and part numbers: the card text (candidates.card_text) whose
+                # tokens the focus page leaves out of a row's match (base.focus_page)
+                "series": cards[d].series if d in cards else [],
+                "product_type": cards[d].product_type if d in cards else "",
                 "pages": {},
             }
             for d in index.table.doc_ids
@@ -163,6 +184,8 @@ def collect(index: HybridIndex, *, examples: Sequence[str] = ()) -> SiteData:
         weights=np.asarray(w.data, dtype=np.float32),
         chunks=[_chunk_record(c) for c in index.chunks],
         glossary=glossary_tables(),
+        tf=np.asarray(counts.tf.data, dtype=np.float32) if long else None,
+        doc_len=np.asarray(counts.doc_len, dtype=np.float32) if long else None,
     )
 
 
@@ -173,8 +196,16 @@ def _varint_gaps(indptr: np.ndarray, indices: np.ndarray) -> bytes:
     # within a term, each index minus the previous one; the first keeps its value
     gaps[1:] -= indices[:-1].astype(np.int64)
     gaps[starts[nonempty]] = indices[starts[nonempty]]
+    return _varints(gaps)
+
+
+def _b64gz(raw: bytes) -> str:
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def _varints(values: np.ndarray) -> bytes:
     out = bytearray()
-    for v in gaps.tolist():
+    for v in values.tolist():
         while v >= 0x80:
             out.append((v & 0x7F) | 0x80)
             v >>= 7
@@ -182,21 +213,22 @@ def _varint_gaps(indptr: np.ndarray, indices: np.ndarray) -> bytes:
     return bytes(out)
 
 
-def _b64gz(raw: bytes) -> str:
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
-
-
 def encode_index(data: SiteData) -> bytes:
     n_terms = len(data.terms)
-    head = struct.pack("<II", n_terms, len(data.weights))
-    return b"".join(
-        [
-            head,
-            data.indptr.astype("<u4").tobytes(),
-            data.weights.astype("<f4").tobytes(),
-            _varint_gaps(data.indptr, data.indices),
-        ]
-    )
+    n_len = 0 if data.doc_len is None else len(data.doc_len)
+    head = struct.pack("<III", n_terms, len(data.weights), n_len)
+    parts = [
+        head,
+        data.indptr.astype("<u4").tobytes(),
+        data.weights.astype("<f4").tobytes(),
+        _varint_gaps(data.indptr, data.indices),
+    ]
+    if data.tf is not None and data.doc_len is not None:
+        tf = data.tf.astype(np.int64)
+        if len(data.tf) != len(data.weights) or not np.array_equal(tf, data.tf) or tf.min(initial=1) < 1:
+            raise ValueError("term counts must be positive whole numbers, one per posting")
+        parts += [_varints(tf), data.doc_len.astype("<f4").tobytes()]
+    return b"".join(parts)
 
 
 def site_data_js(data: SiteData) -> tuple[str, dict[str, int]]:
@@ -351,14 +383,13 @@ def parity_hits(index: HybridIndex, query: str, top_k: int | None = None) -> lis
     def one(h: Any) -> dict[str, Any]:
         return {
             "chunk_id": h.chunk_id,
+            "page": h.page,
             "score": h.score,
             "bm25_rank": h.bm25_rank,
             "matched_row": h.matched_row,
         }
 
-    # the site returns a unit spanning pages whole (no focus page: module docstring)
-    whole = SearchOptions(mode="bm25", hits=index.settings.hits.model_copy(update={"focus_page": False}))
-    hits = index.search(query, top_k=top_k, options=whole)
+    hits = index.search(query, top_k=top_k, options=SearchOptions(mode="bm25"))
     return [{**one(h), "companions": [one(c) for c in h.companions]} for h in hits]
 
 

@@ -63,7 +63,9 @@ function evidenceEl(chunkId) {
 function hitCard(hit, i) {
   const c = hit.chunk;
   const pages = pagesOf(c);
-  const href = viewerHref(c.doc_id, c.page, c.chunk_id, hit.matched_row, hit.companions.map((x) => x.chunk_id));
+  // a unit spanning pages is shown at its focus page; its other part (same chunk id) is a companion
+  const also = hit.companions.map((x) => x.chunk_id).filter((id) => id !== c.chunk_id);
+  const href = viewerHref(c.doc_id, c.page, c.chunk_id, hit.matched_row, also);
   const card = h("div", { class: "card hit" + (meta.images[c.chunk_id] ? "" : " noimg"), "data-chunk-id": c.chunk_id, "data-href": href },
     h("div", {},
       h("div", { class: "head" },
@@ -78,6 +80,7 @@ function hitCard(hit, i) {
         ? h("div", { class: "companions" }, hit.companions.map((x) =>
           h("div", { class: "companion", "data-chunk-id": x.chunk_id }, "+ ",
             h("span", { class: "badge " + x.chunk.block_type }, x.chunk.block_type), " ",
+            x.chunk_id === c.chunk_id ? h("span", { class: "muted" }, `its part on page ${x.chunk.page}: `) : null,
             (x.chunk.native_text || "").slice(0, 160), " ",
             h("span", { class: "faint" }, "score " + fmt(x.score)))))
         : null,
@@ -239,7 +242,7 @@ function route() {
 
 // the parity hook for tests and benchmarks: the site's hits in the shape of layoutrag.site.export.parity_hits
 function slim(hit) {
-  return { chunk_id: hit.chunk_id, score: hit.score, bm25_rank: hit.bm25_rank, matched_row: hit.matched_row };
+  return { chunk_id: hit.chunk_id, page: hit.chunk.page, score: hit.score, bm25_rank: hit.bm25_rank, matched_row: hit.matched_row };
 }
 window.layoutrag = {
   ready: SiteSearch.load(site).then((e) => {

@@ -1,14 +1,17 @@
 // The lexical search path of layoutrag (HybridIndex.search(query, mode="bm25")), ported to plain
 // JavaScript: query normalisation, zh<->en glossary expansion, the weighted lexical query, BM25 over
-// the exported weights, hits with companions from the same page, and the matched table row.
+// the exported weights (a scenario question's with `bm25_b_long`, derived here from the exported term
+// counts), hits with companions from the same page, the matched table row, and the focus page of a
+// unit spanning pages.
 // Parity with Python is the contract (tests/js/search.test.mjs, tests/test_site.py): same chunk ids in
 // the same order, same companions and matched rows, the same float32 scores.
 // Dense retrieval and fusion are not here: a static site has no embedder.
-import { CJK_RE, CJK_RE_G, PartAwareTokenizer, normalizeText } from "./tokenizer.js";
+import { CJK_RE, CJK_RE_G, PartAwareTokenizer, WORD_RE_G, normalizeText } from "./tokenizer.js";
 
 export const NGRAM_QUERY_WEIGHT = 0.25;
 export const EXPANSION_TOKENS = 2.0;
 export const ZH_EXPANSION_TOKENS = 0.5;
+export const SCENARIO_MIN = 20;
 
 export class InputError extends Error {}
 
@@ -37,7 +40,8 @@ export async function decodeSite(data) {
   const view = new DataView(index.buffer, index.byteOffset, index.byteLength);
   const nTerms = view.getUint32(0, true);
   const nPost = view.getUint32(4, true);
-  let off = 8;
+  const nLen = view.getUint32(8, true); // chunk lengths (and term counts) present: 0 when not exported
+  let off = 12;
   const indptr = new Uint32Array(nTerms + 1);
   for (let i = 0; i <= nTerms; i++, off += 4) indptr[i] = view.getUint32(off, true);
   const weights = new Float32Array(nPost);
@@ -53,9 +57,21 @@ export async function decodeSite(data) {
       indices[k] = prev;
     }
   }
+  // a scenario question's BM25 (bm25_b_long): the term count of each posting (varints), chunk lengths
+  let tf = null, docLen = null;
+  if (nLen) {
+    tf = new Float32Array(nPost);
+    for (let k = 0; k < nPost; k++) {
+      let v = 0, shift = 0, b;
+      do { b = index[off++]; v += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
+      tf[k] = v;
+    }
+    docLen = new Float32Array(nLen);
+    for (let i = 0; i < nLen; i++, off += 4) docLen[i] = view.getFloat32(off, true);
+  }
   const terms = nTerms ? dec.decode(vocab).split("\n") : [];
   return {
-    meta: data.meta, terms, indptr, indices, weights,
+    meta: data.meta, terms, indptr, indices, weights, tf, docLen,
     chunks: JSON.parse(dec.decode(chunks)), glossary: JSON.parse(dec.decode(glossary)),
   };
 }
@@ -112,6 +128,45 @@ export class Glossary {
   }
 }
 
+/** layoutrag.index.base.is_scenario_question: at least SCENARIO_MIN CJK characters or words. */
+export function isScenarioQuestion(query) {
+  const text = normalizeText(query);
+  let cjk = 0;
+  for (const m of text.matchAll(CJK_RE_G)) cjk += m[0].length; // every CJK class is in the BMP
+  if (cjk >= SCENARIO_MIN) return true;
+  const words = text.replace(CJK_RE_G, " ").match(WORD_RE_G);
+  return (words ? words.length : 0) >= SCENARIO_MIN;
+}
+
+/** layoutrag.records.Chunk.all_regions: the regions, else the boxes on `page`. */
+export function allRegions(chunk) {
+  if (chunk.regions && chunk.regions.length) return chunk.regions;
+  return (chunk.bboxes_pdf || []).map((b) => ({ page: chunk.page, bbox_pdf: b }));
+}
+
+/** layoutrag.index.hits.best_row: the row with the highest positive score (the first on a tie). */
+export function bestRow(scores) {
+  const best = scores.length ? Math.max(...scores) : 0.0;
+  return best > 0 ? scores.indexOf(best) : null;
+}
+
+/** layoutrag.index.hits.split_at_page: the hit cut to its regions on `page` and the rest (a companion). */
+export function splitAtPage(hit, page) {
+  const regions = allRegions(hit.chunk);
+  const here = regions.filter((r) => r.page === page);
+  const there = regions.filter((r) => r.page !== page);
+  if (!here.length || !there.length) return [hit, null];
+  const lead = { ...hit, chunk: { ...hit.chunk, page, regions: here, bboxes_pdf: here.map((r) => r.bbox_pdf) } };
+  const first = Math.min(...there.map((r) => r.page));
+  const part = {
+    ...hit,
+    chunk: { ...hit.chunk, page: first, regions: there, bboxes_pdf: there.filter((r) => r.page === first).map((r) => r.bbox_pdf) },
+    matched_row: null,
+    companions: [],
+  };
+  return [lead, part];
+}
+
 function isNgram(token) {
   return token.startsWith("#") && token.length === 4;
 }
@@ -131,11 +186,16 @@ export class SiteSearch {
     this.indptr = site.indptr;
     this.indices = site.indices;
     this.weights = site.weights;
+    this.tf = site.tf;
+    this.docLen = site.docLen;
+    this.longWeights = null; // bm25_b_long's, made on a scenario question's first search
     this.chunks = site.chunks;
     this.nDocs = site.chunks.length;
     this.tokenizer = new PartAwareTokenizer();
     this.glossary = new Glossary(site.glossary);
     this.docIndex = new Map(site.meta.doc_ids.map((d, i) => [d, i]));
+    this.docs = new Map(site.meta.docs.map((d) => [d.doc_id, d]));
+    this.cardTokens = new Map(); // doc id -> the tokens of its card text, made on first use
     this.acc = new Float64Array(this.nDocs);
     this.touched = new Uint8Array(this.nDocs);
   }
@@ -156,9 +216,40 @@ export class SiteSearch {
     return [...terms].sort().reduce((s, t) => s + this.idf(t), 0);
   }
 
-  /** HybridIndex._lexical_query: term -> weight (a Map, in Python's insertion order). */
+  /** BM25Index's weights (bm25.bm25_weights) for length normalization `b`, from the exported term
+   * counts: float32 arithmetic step by step as numpy does it (tests/js check the result equals the
+   * exported `bm25_b` weights bit for bit). */
+  bm25Weights(b) {
+    if (!this.tf) throw new Error("this export carries no term counts (bm25_b_long = bm25_b)");
+    const f = Math.fround, s = this.settings;
+    const k1 = f(s.bm25_k1), kp1 = f(s.bm25_k1 + 1.0), b32 = f(b), rest = f(1.0 - b), avgdl = f(s.avgdl);
+    // norm = k1 * (1.0 - b + b * doc_len / avgdl), each numpy step rounded to float32
+    const norm = this.docLen.map((dl) => f(k1 * f(rest + f(f(b32 * dl) / avgdl))));
+    const out = new Float32Array(this.weights.length);
+    for (let j = 0; j + 1 < this.indptr.length; j++) {
+      const lo = this.indptr[j], hi = this.indptr[j + 1];
+      const idf = f(Math.log1p((this.nDocs - (hi - lo) + 0.5) / (hi - lo + 0.5))); // bm25_idf, float32
+      for (let k = lo; k < hi; k++) {
+        const tf = this.tf[k];
+        out[k] = f(f(f(idf * tf) * kp1) / f(tf + norm[this.indices[k]]));
+      }
+    }
+    return out;
+  }
+
+  /** The weights that score `lex`: `bm25_b_long`'s for a scenario question (HybridIndex._lexical). */
+  weightsFor(lex) {
+    const s = this.settings;
+    if (!lex.scenario || s.bm25_b_long == null || s.bm25_b_long === s.bm25_b) return this.weights;
+    if (!this.longWeights) this.longWeights = this.bm25Weights(s.bm25_b_long);
+    return this.longWeights;
+  }
+
+  /** SearchIndex.lexical_query (mode "bm25" defaults: glossary expansion on, `focus` off): term ->
+   * weight (a Map, in Python's insertion order), `scenario` set as LexicalQuery's. */
   lexicalQuery(query) {
     const w = new Map();
+    w.scenario = isScenarioQuestion(query);
     const add = (t, v) => w.set(t, (w.get(t) ?? 0.0) + v);
     for (const t of this.tokenizer.tokenize(query)) if (!CJK_RE.test(t)) add(t, queryTokenWeight(t));
     for (const m of normalizeText(query).matchAll(CJK_RE_G)) {
@@ -177,13 +268,14 @@ export class SiteSearch {
   /** BM25Index.scores: [chunk numbers, float32 scores] of the chunks with a positive score. */
   scores(lex) {
     const acc = this.acc, touched = this.touched, hit = [];
+    const weights = this.weightsFor(lex);
     for (const [term, n] of lex) {
       const j = this.vocab.get(term);
       if (j === undefined || !(n > 0)) continue;
       const f = Math.fround(n); // numpy: float32 weights times a Python float stay float32
       for (let k = this.indptr[j]; k < this.indptr[j + 1]; k++) {
         const d = this.indices[k];
-        const v = n !== 1 ? Math.fround(this.weights[k] * f) : this.weights[k];
+        const v = n !== 1 ? Math.fround(weights[k] * f) : weights[k];
         if (!touched[d]) { touched[d] = 1; acc[d] = 0; hit.push(d); }
         acc[d] += v;
       }
@@ -253,9 +345,30 @@ export class SiteSearch {
   }
 
   matchedRow(chunk, qTokens) {
-    const rs = qTokens && qTokens.size ? this.rowScores(chunk, qTokens) : [];
-    const best = rs.length ? Math.max(...rs) : 0.0;
-    return best > 0 ? rs.indexOf(best) : null;
+    return bestRow(qTokens && qTokens.size ? this.rowScores(chunk, qTokens) : []);
+  }
+
+  /** SearchIndex.card_terms: the tokens of a document's card text (candidates.card_text). */
+  cardTerms(docId) {
+    let terms = this.cardTokens.get(docId);
+    if (!terms) {
+      const d = this.docs.get(docId);
+      const text = d ? [d.title, d.vendor, ...(d.series || []), ...(d.part_numbers || []), d.product_type || ""].join(" ") : "";
+      terms = new Set(this.tokenizer.tokenize(text));
+      this.cardTokens.set(docId, terms);
+    }
+    return terms;
+  }
+
+  /** SearchIndex.focus_page: for a unit spanning pages, the page of its row holding the most of the
+   * query's informative terms (known to the index, no 3-grams, the document's card words left out). */
+  focusPage(i, qTokens) {
+    const chunk = this.chunks[i];
+    if (!chunk.rows || !chunk.rows.length || new Set(allRegions(chunk).map((r) => r.page)).size < 2) return null;
+    const card = this.cardTerms(chunk.doc_id);
+    const known = new Set([...qTokens].filter((t) => this.vocab.has(t) && !isNgram(t) && !card.has(t)));
+    const best = known.size ? bestRow(this.rowScores(chunk, known)) : null;
+    return best === null ? null : chunk.rows[best].page;
   }
 
   /** Hits, best first: {chunk (the record), score, bm25_rank, bm25_score, matched_row, companions}. */
@@ -283,9 +396,20 @@ export class SiteSearch {
         companions: [],
       };
     };
+    const shownMax = Math.max(0, this.settings.page_members - 1);
     return this.pageHits(ranked, k).map((members) => {
-      const lead = pkg(...members[0]);
-      lead.companions = members.slice(1).map(([i, s]) => pkg(i, s));
+      let lead = pkg(...members[0]);
+      let rest = [];
+      if (this.settings.focus_page) {
+        const page = this.focusPage(members[0][0], qTokens || new Set()); // qTokens: set by pkg()
+        if (page !== null) {
+          const [cut, part] = splitAtPage(lead, page);
+          lead = cut;
+          rest = part ? [part] : [];
+        }
+      }
+      // the unit's other part is a companion like any other: a hit shows at most page_members parts
+      lead.companions = rest.concat(members.slice(1).map(([i, s]) => pkg(i, s))).slice(0, shownMax);
       return lead;
     });
   }

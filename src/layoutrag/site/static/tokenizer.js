@@ -38,6 +38,7 @@ const WORD = "[0-9a-z\\u00df-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff]+(?:[-_./+#][
 const CJK = "[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff]+";
 export const CJK_RE = new RegExp(CJK, "u");
 export const CJK_RE_G = new RegExp(CJK, "gu");
+export const WORD_RE_G = new RegExp(WORD, "g"); // layoutrag.index.tokenizer.WORD_RE (every class in the BMP)
 // no `u` flag here: every class is in the BMP (a surrogate half matches none), and V8 scans faster
 const WORD_OR_CJK_RE = new RegExp(`(${WORD})|(${CJK})`, "g");
 const SEP_RE = /[-_./+#]+/;
