@@ -620,8 +620,9 @@ def is_scenario_question(query: str) -> bool:
 class LexicalQuery(dict[str, float]):
     """Query term -> BM25 weight (`SearchIndex.lexical_query`), knowing whether it came from a
     scenario question and which BM25 length normalization scores it (`b`; None: the index's
-    `bm25_b`). A store that can weigh with another b (`HybridIndex`) honours `b`; the Qdrant store
-    and the static site score every query with `bm25_b`."""
+    `bm25_b`). `HybridIndex` weighs with any b; the Qdrant store with the b values it was written
+    with (`bm25_b`, `bm25_b_long`: `QdrantIndex.bm25_using`); the static site scores every query
+    with `bm25_b`."""
 
     scenario: bool = False
     b: float | None = None

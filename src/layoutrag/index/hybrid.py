@@ -141,8 +141,9 @@ class HybridIndex(SearchIndex):
         or what the learned ranker was fit with), else `bm25_b`. A long question names many terms
         and the chunk (or document) that meets more of them is longer: full length normalization
         hands the lead to short chunks that hold one or two of them (docs/EVALUATION.md §3). The
-        Qdrant store bakes `bm25_b` into its points and the static site into its export: both
-        score every query with `bm25_b`."""
+        Qdrant store bakes `bm25_b` and `bm25_b_long` into two sparse vectors per point and picks
+        the one a query asks for (`QdrantIndex.bm25_using`); the static site bakes `bm25_b` into
+        its export and scores every query with it."""
         plain = {"chunk": self.bm25, "doc": self.doc_bm25, "page": self.page_bm25}[level]
         b = getattr(lex, "b", None)
         if b is None or b == self.settings.index.bm25_b:
