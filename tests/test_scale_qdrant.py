@@ -273,3 +273,118 @@ def test_bad_store_options_are_one_line(tmp_path: Path) -> None:
         assert res.exit_code != 0
         lines = [x for x in res.output.splitlines() if x.strip()]
         assert len(lines) == 1 and "should be" in lines[0], res.output
+
+
+# --------------------------------------------------------------------------- scenario questions' b
+# Long questions (>= 20 words or CJK characters) made of the served samples' words: their
+# datasheets' text and their queries' Chinese terms (which reach the English text by the glossary).
+SCENARIO_QUESTIONS = [
+    "We design networking equipment and storage servers and need a CMOS clock oscillator with low "
+    "phase jitter, a wide frequency range and low current consumption over the operating temperature "
+    "range: which series would you recommend?",
+    "Our FPGA and SoC reference clock needs a small ceramic package suited to lead-free reflow "
+    "soldering, with output enable, a low standby current and a supply voltage from 1.8 V to 3.3 V; "
+    "what are the part numbers and the packing?",
+    "For a crystal in our set-top boxes we must know the load capacitance, the frequency stability "
+    "including tolerance and aging, the maximum drive level and the recommended land pattern of the "
+    "package.",
+    "我们做网络设备和存储服务器，需要一款相位抖动低的振荡器，请问回流焊曲线峰值温度是多少，外形尺寸图在哪里？",
+    "请推荐一款适合小型基站的晶振，我们关心激励功率最大值、负载电容、封装尺寸、频率温度特性曲线和每卷包装数量。",
+]
+
+
+def _same_hits(a: list, b: list, what: object) -> None:
+    assert a, what
+    assert [h.chunk_id for h in b] == [h.chunk_id for h in a], what
+    assert [h.score for h in b] == pytest.approx([h.score for h in a], rel=1e-4, abs=1e-6), what
+    assert [h.bm25_score for h in b] == pytest.approx([h.bm25_score for h in a], rel=1e-4, abs=1e-6), what
+
+
+def _same_run(a: tuple, b: tuple, what: object) -> None:
+    """Two runs (ids, scores) agree: scores everywhere, ids except among the ties at the cut (the
+    embedded store keeps any of them, docs/SCALING.md "Equivalence")."""
+    assert b[1] == pytest.approx(a[1], rel=1e-4), what
+    above = [j for j, x in enumerate(a[1].tolist()) if x > a[1][-1] * (1 + 1e-4)]
+    assert [b[0][j] for j in above] == [a[0][j] for j in above], what
+
+
+def test_scenario_questions_score_as_embedded(pair: tuple[Path, Path]) -> None:
+    """A scenario question's BM25 uses `bm25_b_long` on the chunk, page and document levels (the
+    second sparse vector, `bm25_long`): same top-5 and scores as the embedded index in every
+    fusion, and the learned ranker gets the features its trees were fit on."""
+    from layoutrag.index.base import is_scenario_question
+    from layoutrag.index.options import SearchOptions
+
+    emb, qd = load_index(pair[0]), load_index(pair[1])
+    s = emb.settings.index
+    assert s.bm25_b_long != s.bm25_b  # else the questions would test nothing
+    fusions = [SearchOptions.for_fusion(f, emb.settings) for f in ("bm25", "weighted", "rrf", "learned")]
+    for query in SCENARIO_QUESTIONS:
+        assert is_scenario_question(query), query
+        lex = qd.lexical_query(query)
+        assert lex.scenario and lex.b == s.bm25_b_long
+        for opts in fusions:
+            a, b = emb.search(query, top_k=5, options=opts), qd.search(query, top_k=5, options=opts)
+            _same_hits(a, b, (query, opts))
+        # every level of the lexical runs, compared directly
+        _same_run(emb._bm25_run(emb.lexical_query(query), 30, None), qd._bm25_run(lex, 30, None), query)
+        for kind in ("doc", "page"):
+            g_e = emb.group_run(kind, emb.lexical_query(query), 10)
+            g_q = qd.group_run(kind, lex, 10)
+            _same_run(g_e, g_q, (query, kind))
+            assert qd.group_scores(kind, lex, g_q[0]) == pytest.approx(
+                emb.group_scores(kind, emb.lexical_query(query), g_q[0]), rel=1e-4
+            ), (query, kind)
+        ca, Xa = emb.features(query)
+        cb, Xb = qd.features(query)
+        assert [emb.table.chunk_ids[i] for i in ca] == [qd.table.chunk_ids[i] for i in cb], query
+        assert Xb == pytest.approx(Xa, rel=1e-4, abs=1e-6), query
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_index_without_the_long_vector_still_searches(
+    served_data: Path,
+    tmp_path: Path,
+    engine: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A generation written before `bm25_long` (one sparse vector, no `bm25_b_long` in its meta)
+    loads and answers every query from `bm25`, as it did, and says once that a rebuild would
+    give scenario questions their own b."""
+    from qdrant_client import models as m
+
+    from layoutrag.index import qdrant_store
+    from layoutrag.index.options import SearchOptions
+    from layoutrag.storage import DataDir
+
+    data = tmp_path / "d"
+    shutil.copytree(served_data, data)
+    settings = _qdrant_settings(engine, tmp_path / "qd")
+    monkeypatch.setattr(qdrant_store, "bm25_vectors", lambda s: {"bm25": s.index.bm25_b})
+    build_index(data, settings=settings)
+    monkeypatch.undo()
+    store = qdrant_store.store_for(DataDir(data), settings)
+    assert store is not None
+    meta_name = f"{store.prefix}-meta-{store.current()}"
+    payload = store.client.retrieve(meta_name, [0], with_payload=True)[0].payload
+    del payload["meta"]["bm25_b_long"]  # as the old writer left it
+    store.client.upsert(meta_name, [m.PointStruct(id=0, vector={}, payload=payload)], wait=True)
+
+    qd = load_index(data)
+    assert "bm25_b_long" not in qd.meta
+    # every query scores with bm25_b: as the embedded index does when bm25_b_long is bm25_b
+    plain = load_index(served_data, settings=load_settings().updated(bm25_b_long=load_settings().index.bm25_b))
+    with caplog.at_level("WARNING", logger="layoutrag.index.qdrant_store"):
+        for query in SCENARIO_QUESTIONS:
+            for fusion in ("bm25", "weighted"):
+                opts = SearchOptions.for_fusion(fusion, plain.settings)
+                _same_hits(plain.search(query, top_k=5, options=opts), qd.search(query, top_k=5, options=opts), query)
+            # the learned ranker asks for its own b (0): "bm25" answers it, without the embedded scores
+            assert qd.search(query, top_k=5, options=SearchOptions.for_fusion("learned", qd.settings))
+    warned = [r for r in caplog.records if "layoutrag index" in r.getMessage()]
+    assert len(warned) == 1, caplog.text  # once per index, not per query
+    # short queries are unaffected
+    assert [h.chunk_id for h in qd.search("load capacitance", top_k=3)] == [
+        h.chunk_id for h in plain.search("load capacitance", top_k=3)
+    ]

@@ -138,7 +138,7 @@ class IndexSettings(_Group):
         0.0,
         ge=0,
         le=1,
-        description="BM25 length normalisation for a scenario question (at least 20 words or CJK characters, index.base.is_scenario_question), embedded store and static site (not the Qdrant store); bm25_b turns it off. Chosen by cross-validation on TKD, docs/EVALUATION.md §3.",
+        description="BM25 length normalisation for a scenario question (at least 20 words or CJK characters, index.base.is_scenario_question); bm25_b turns it off. The Qdrant store bakes it in at `layoutrag index` (its \"bm25_long\" sparse vectors); the static site derives it from exported term counts. Chosen by cross-validation on TKD, docs/EVALUATION.md §3.",
     )
     embed_max_chars: int = Field(1500, ge=1, description="Passage text the embedder sees, in characters.")
     embedder: str = Field("default", description="Embedder name (layoutrag.index.embedders).")

@@ -620,9 +620,9 @@ def is_scenario_question(query: str) -> bool:
 class LexicalQuery(dict[str, float]):
     """Query term -> BM25 weight (`SearchIndex.lexical_query`), knowing whether it came from a
     scenario question and which BM25 length normalization scores it (`b`; None: the index's
-    `bm25_b`). A store that can weigh with another b (`HybridIndex`) honours `b`, and so does the
-    static site (site/static/search.js, for `bm25_b_long`); the Qdrant store scores every query
-    with `bm25_b`."""
+    `bm25_b`). `HybridIndex` weighs with any b; the Qdrant store with the b values it was written
+    with (`bm25_b`, `bm25_b_long`: `QdrantIndex.bm25_using`); the static site with `bm25_b_long`
+    too (site/static/search.js, from exported term counts)."""
 
     scenario: bool = False
     b: float | None = None

@@ -141,8 +141,9 @@ class HybridIndex(SearchIndex):
         or what the learned ranker was fit with), else `bm25_b`. A long question names many terms
         and the chunk (or document) that meets more of them is longer: full length normalization
         hands the lead to short chunks that hold one or two of them (docs/EVALUATION.md §3). The
-        Qdrant store bakes `bm25_b` into its points and scores every query with it; the static
-        site derives `bm25_b_long`'s weights from its exported term counts (site/export.py)."""
+        Qdrant store bakes `bm25_b` and `bm25_b_long` into two sparse vectors per point and picks
+        the one a query asks for (`QdrantIndex.bm25_using`); the static site derives
+        `bm25_b_long`'s weights from its exported term counts (site/export.py)."""
         plain = {"chunk": self.bm25, "doc": self.doc_bm25, "page": self.page_bm25}[level]
         b = getattr(lex, "b", None)
         if b is None or b == self.settings.index.bm25_b:

@@ -2,7 +2,9 @@
 
     DATA/index/STORE.json          which store the data dir's index lives in (read by every front)
     {prefix}-chunks-gNNNNNN        one point per chunk: "dense" vector, "bm25" sparse vector (IDF
-                                   modifier), payload: chunk record (JSON), doc_id, page, block_type
+                                   modifier) and, when `bm25_b_long` differs from `bm25_b`,
+                                   "bm25_long" (the same terms saturated with `bm25_b_long`),
+                                   payload: chunk record (JSON), doc_id, page, block_type
     {prefix}-pages-gNNNNNN         one point per page (its chunks' summed term counts) + members
     {prefix}-docs-gNNNNNN          one point per document, likewise
     {prefix}-terms-gNNNNNN         the df table: term -> sparse index, chunk df, document df
@@ -13,7 +15,11 @@ Part-aware BM25 runs in Qdrant: terms come from the project's tokenizer (client 
 point's sparse value is BM25's saturated term frequency `tf (k1+1) / (tf + k1 (1 - b + b |d|/avgdl))`
 and Qdrant's IDF modifier multiplies in `ln(1 + (N - df + .5)/(df + .5))` — BM25's own idf, kept
 right by Qdrant as points come and go. A query's sparse vector carries the same term weights the
-embedded index uses, so scores agree. The page and document runs query their own collections; the
+embedded index uses, so scores agree. b is baked in, so a generation holds one sparse vector per b
+a query may ask for (`bm25_vectors`): "bm25" with `bm25_b` for every query, "bm25_long" with
+`bm25_b_long` for a scenario question (`base.LexicalQuery.b`, the b the learned ranker's features
+were made with); the meta records both b values and `QdrantIndex.bm25_using` picks the vector. The
+page and document runs query their own collections; the
 query-side idf (routing gate, row bonus) reads the df table for the query's terms only; filters are
 Qdrant payload filters. The searcher holds the document cards and a bounded cache of what queries
 touched — never the corpus.
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -63,6 +70,10 @@ TIE_MARGIN = 20  # extra candidates fetched so ties at a run's cut break by id, 
 CACHE_ITEMS = 200_000
 LAYOUT = 2  # what a generation's points hold; a reader refuses another layout (rebuild)
 ROW_FIELDS = ("c", "d", "page", "b", "pg", "n")  # the chunk table's columns in a chunk point's payload
+PLAIN_VECTOR = "bm25"  # BM25 saturated with bm25_b: every query (and the term sets a point holds)
+LONG_VECTOR = "bm25_long"  # ... with bm25_b_long: a scenario question's runs
+
+log = logging.getLogger(__name__)
 
 _CLIENTS: dict[str, Any] = {}
 _CLIENTS_LOCK = threading.Lock()
@@ -178,6 +189,20 @@ def _saturated(counts: TermCounts, k1: float, b: float) -> Any:
     return sp.csr_matrix((data, tf.indices, tf.indptr), shape=tf.shape)
 
 
+def _sparse_row(m: Any, w: Any, i: int) -> Any:
+    """Row i of a CSR matrix as a Qdrant sparse vector."""
+    row = slice(w.indptr[i], w.indptr[i + 1])
+    return m.SparseVector(indices=w.indices[row].tolist(), values=w.data[row].tolist())
+
+
+def bm25_vectors(settings: Settings) -> dict[str, float]:
+    """The BM25 sparse vectors a generation is written with, name -> the b saturating it: "bm25"
+    (`bm25_b`) and, when a scenario question's `bm25_b_long` differs, "bm25_long". Both hold the
+    same terms (a saturated tf is never 0), so Qdrant's IDF modifier gives them the same idf."""
+    b, b_long = settings.index.bm25_b, settings.index.bm25_b_long
+    return {PLAIN_VECTOR: b} if b_long == b else {PLAIN_VECTOR: b, LONG_VECTOR: b_long}
+
+
 # --------------------------------------------------------------------------- the store
 class QdrantStore:
     """The Qdrant `Store`: write a generation (collections + alias swap), load the live one."""
@@ -226,6 +251,7 @@ class QdrantStore:
         from qdrant_client import models as m
 
         k1, b = settings.index.bm25_k1, settings.index.bm25_b
+        b_of = bm25_vectors(settings)
         gens = self._generations()
         gen = f"g{(gens[-1] + 1) if gens else 1:06d}"
         names = {k: f"{self.prefix}-{k}-{gen}" for k in KINDS}
@@ -235,7 +261,7 @@ class QdrantStore:
         _, page_of = np.unique(page_key, return_inverse=True)
         page_of = page_of.reshape(-1)
         n_pages = int(page_of.max(initial=-1)) + 1
-        sparse_cfg = {"bm25": m.SparseVectorParams(modifier=m.Modifier.IDF)}
+        sparse_cfg = {name: m.SparseVectorParams(modifier=m.Modifier.IDF) for name in b_of}
         try:
             self.client.create_collection(
                 names["chunks"],
@@ -253,21 +279,18 @@ class QdrantStore:
                     self.client.create_payload_index(names["chunks"], fname, field_schema=schema)
 
             vocab = sorted(counts.vocab, key=counts.vocab.__getitem__)
-            w_chunks = _saturated(counts, k1, b)
+            w_chunks = {name: _saturated(counts, k1, bv) for name, bv in b_of.items()}
             bs = self.cfg.batch
             for lo in range(0, len(chunks), bs):
                 pts = []
                 for i in range(lo, min(lo + bs, len(chunks))):
                     c = chunks[i]
-                    row = slice(w_chunks.indptr[i], w_chunks.indptr[i + 1])
                     pts.append(
                         m.PointStruct(
                             id=i,
                             vector={
                                 "dense": vectors[i].astype(np.float32).tolist(),
-                                "bm25": m.SparseVector(
-                                    indices=w_chunks.indices[row].tolist(), values=w_chunks.data[row].tolist()
-                                ),
+                                **{name: _sparse_row(m, w, i) for name, w in w_chunks.items()},
                             },
                             payload={
                                 "c": c.chunk_id,
@@ -292,7 +315,7 @@ class QdrantStore:
             doc_df = np.zeros(len(vocab), dtype=np.int64)
             for kind, (group, n_groups) in groups.items():
                 g_counts = group_term_counts(counts, np.asarray(group), n_groups)
-                w = _saturated(g_counts, k1, b)
+                w_groups = {name: _saturated(g_counts, k1, bv) for name, bv in b_of.items()}
                 order = np.argsort(group, kind="stable")
                 members = np.split(order, np.cumsum(np.bincount(group, minlength=n_groups))[:-1])
                 if kind == "docs" and len(vocab):
@@ -301,12 +324,7 @@ class QdrantStore:
                     pts = [
                         m.PointStruct(
                             id=g,
-                            vector={
-                                "bm25": m.SparseVector(
-                                    indices=w.indices[w.indptr[g] : w.indptr[g + 1]].tolist(),
-                                    values=w.data[w.indptr[g] : w.indptr[g + 1]].tolist(),
-                                )
-                            },
+                            vector={name: _sparse_row(m, w, g) for name, w in w_groups.items()},
                             payload={"members": members[g].tolist()},
                         )
                         for g in range(lo, min(lo + bs, n_groups))
@@ -335,7 +353,14 @@ class QdrantStore:
                         id=0,
                         vector={},
                         payload={
-                            "meta": {**meta, "bm25_k1": k1, "bm25_b": b, "generation": gen, "layout": LAYOUT},
+                            "meta": {
+                                **meta,
+                                "bm25_k1": k1,
+                                "bm25_b": b,
+                                "bm25_b_long": b_of.get(LONG_VECTOR, b),  # == bm25_b: no "bm25_long"
+                                "generation": gen,
+                                "layout": LAYOUT,
+                            },
                             "n_chunks": len(chunks),
                             "n_pages": n_pages,
                             "doc_ids": table.doc_ids,
@@ -686,7 +711,14 @@ class QdrantIndex(SearchIndex):
         self.doc_bm25 = _LexicalStats(self, "ddf")
         self._term_ids = _Cache()
         self._members = _Cache()  # (group kind, group number) -> member chunk rows
-        # BM25's k1 and b are baked into the points' sparse values: changing them needs `layoutrag index`
+        # BM25's k1 and b are baked into the points' sparse values: changing them needs `layoutrag index`.
+        # b -> the sparse vector saturated with it; a generation written before "bm25_long" records
+        # no bm25_b_long and has "bm25" only
+        self.vector_of_b = {float(meta.get("bm25_b", settings.index.bm25_b)): PLAIN_VECTOR}
+        b_long = meta.get("bm25_b_long")
+        if b_long is not None and float(b_long) not in self.vector_of_b:
+            self.vector_of_b[float(b_long)] = LONG_VECTOR
+        self._warned: set[float] = set()
 
     # ------------------------------------------------------------------ hooks
     def prepare(self, query: str, options: SearchOptions) -> None:
@@ -705,6 +737,37 @@ class QdrantIndex(SearchIndex):
             self.chunks.prefetch(rows)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ helpers
+    def bm25_using(self, lex: Mapping[str, float]) -> str:
+        """The sparse vector that scores `lex` with the BM25 length normalization it asks for
+        (`base.LexicalQuery.b`), as `HybridIndex._lexical` picks its BM25: None (or the settings'
+        `bm25_b`) -> "bm25"; a b the generation holds -> its vector ("bm25_long" for `bm25_b_long`).
+
+        A b the generation does not hold - a generation written before "bm25_long" existed, one
+        written with another `bm25_b_long` than the search's settings, or a learned ranker fit with
+        another b (`base.ranker_b_long`) - is scored with "bm25" (`bm25_b`, what every query got
+        before), and a warning telling to rebuild with `layoutrag index` is logged once per b and
+        index: the search answers, but not with the scores the embedded store would give. Never
+        the nearest stored b."""
+        b = getattr(lex, "b", None)
+        if b is None:
+            return PLAIN_VECTOR
+        name = self.vector_of_b.get(float(b))
+        if name is not None:
+            return name
+        if b != self.settings.index.bm25_b and float(b) not in self._warned:
+            self._warned.add(float(b))
+            log.warning(
+                "Qdrant generation %s holds BM25 for b in %s, not %s (a scenario question's): scoring "
+                "it with b = %s; rebuild with `layoutrag index` (index.bm25_b_long = %s) for the "
+                "embedded store's scores",
+                self.generation,
+                sorted(self.vector_of_b),
+                b,
+                next(iter(self.vector_of_b)),
+                b,
+            )
+        return PLAIN_VECTOR
+
     def term_ids(self, i: int) -> set[int]:
         ids = self._term_ids.get(int(i))
         if ids is None:
@@ -718,12 +781,12 @@ class QdrantIndex(SearchIndex):
             got = {
                 int(pt.id): pt
                 for pt in self.client.retrieve(
-                    self.names["chunks"], missing[lo : lo + 1024], with_payload=False, with_vectors=["bm25"]
+                    self.names["chunks"], missing[lo : lo + 1024], with_payload=False, with_vectors=[PLAIN_VECTOR]
                 )
             }
-            for i in missing[lo : lo + 1024]:
+            for i in missing[lo : lo + 1024]:  # the terms a chunk holds: the same in every b's vector
                 pt = got.get(i)
-                vec = pt.vector.get("bm25") if pt is not None and pt.vector else None
+                vec = pt.vector.get(PLAIN_VECTOR) if pt is not None and pt.vector else None
                 self._term_ids.put(i, set(vec.indices) if vec is not None else set())
 
     def _sparse(self, lex: Mapping[str, float]) -> Any:
@@ -805,7 +868,7 @@ class QdrantIndex(SearchIndex):
         vec = self._sparse(lex)
         if vec is None:
             return empty_run()
-        pts = self._chunk_query(vec, "bm25", depth, self._qfilter(mask))
+        pts = self._chunk_query(vec, self.bm25_using(lex), depth, self._qfilter(mask))
         ids = {int(p.id): p.payload["c"] for p in pts}
         return self._ranked(pts, depth, ids.__getitem__)
 
@@ -820,7 +883,9 @@ class QdrantIndex(SearchIndex):
         vec = self._sparse(lex)
         if vec is None or depth <= 0:
             return empty_run()
-        pts = self._query(self.names[GROUP_COLLECTION[kind]], vec, "bm25", depth + TIE_MARGIN, None, ["members"])
+        pts = self._query(
+            self.names[GROUP_COLLECTION[kind]], vec, self.bm25_using(lex), depth + TIE_MARGIN, None, ["members"]
+        )
         members = {int(p.id): np.asarray(p.payload["members"], dtype=np.int64) for p in pts}
         for g, rows in members.items():
             self._members.put((kind, g), rows)
@@ -839,7 +904,7 @@ class QdrantIndex(SearchIndex):
         pts = self._query(
             self.names[GROUP_COLLECTION[kind]],
             vec,
-            "bm25",
+            self.bm25_using(lex),
             len(groups),
             m.Filter(must=[m.HasIdCondition(has_id=groups.tolist())]),
             False,
@@ -882,8 +947,8 @@ class QdrantIndex(SearchIndex):
         st = self.lexicon.get(term)
         if st is None or st[2] <= 0:
             return set()
-        vec = m.SparseVector(indices=[st[0]], values=[1.0])
-        return {int(p.id) for p in self._query(self.names["docs"], vec, "bm25", st[2], None, False)}
+        vec = m.SparseVector(indices=[st[0]], values=[1.0])  # which documents, not a score: any b's vector
+        return {int(p.id) for p in self._query(self.names["docs"], vec, PLAIN_VECTOR, st[2], None, False)}
 
     def residual_run(
         self, lex: dict[str, float], b_idx: np.ndarray, mask: Any, depth: int, docs: int
@@ -897,6 +962,6 @@ class QdrantIndex(SearchIndex):
         if vec is None:
             return none
         lead_docs = sorted({self.table.doc_ids[int(self.table.doc_index[int(i)])] for i in b_idx[:docs]})
-        pts = self._chunk_query(vec, "bm25", depth, self._qfilter(mask, lead_docs))
+        pts = self._chunk_query(vec, self.bm25_using(lex), depth, self._qfilter(mask, lead_docs))
         r_idx, _ = self._ranked(pts, depth, lambda i: i)
         return np.asarray(r_idx, dtype=np.int64)
