@@ -4,9 +4,13 @@ reads, and the words of the chunk's document card. Built once at index time; the
 
 from __future__ import annotations
 
+import re
+
 from layoutrag.records import Chunk, DocumentCard
 
 __all__ = ["bm25_text", "card_text", "embed_text"]
+
+_LETTER = re.compile(r"[^\W\d_]")  # a token holding a letter (any script)
 
 
 def card_text(card: DocumentCard | None) -> str:
@@ -36,10 +40,21 @@ def embed_text(chunk: Chunk, max_chars: int = 1500, card: DocumentCard | None = 
     path sees). The card line (title, vendor, product type, first series) says which part the
     passage belongs to: queries name the part ("8Q drive level"), and without it a passage of one
     datasheet reads like the same section of every other one (issue #12: dense-only region hit@5
-    on the generated set 0.442 -> 0.495, page-hit@5 0.702 -> 0.774, docs/EVALUATION.md)."""
+    on the generated set 0.442 -> 0.495, page-hit@5 0.702 -> 0.774, docs/EVALUATION.md).
+
+    A sentence encoder reads words, not number grids: a table is given as its rows' names (each
+    row's first cell), and every token without a letter is left out ("25 °C" keeps "°C"). Chosen by
+    `benchmarks/dense_text.py` (cross-validated by document over the region sets, the variant best
+    on the other folds in each of the five): dense-only one-chunk hit@5 0.347 -> 0.427
+    (docs/EVALUATION.md §0)."""
     head = ""
     if card is not None:
         head = " ".join(p for p in (card.title, card.vendor, card.product_type, *card.series[:1]) if p)
-    parts = [head, chunk.toc_path, chunk.section_title, chunk.description, chunk.native_text]
-    text = "\n".join(p for p in parts if p)
+    body = chunk.native_text
+    if chunk.rows:
+        names = ((r.cells[0] if r.cells else r.text).strip() for r in chunk.rows)
+        body = "\n".join(n for n in names if n)
+    parts = [head, chunk.toc_path, chunk.section_title, chunk.description, body]
+    lines = (" ".join(t for t in line.split() if _LETTER.search(t)) for p in parts if p for line in p.split("\n"))
+    text = "\n".join(line for line in lines if line)
     return (text or chunk.chunk_id)[:max_chars]
