@@ -375,3 +375,26 @@ def test_blocks_of_one_page_ranked_together_are_one_hit(hybrid: HybridIndex) -> 
     assert lead == 0 and comp < hybrid.settings.hits.merge_depth
     # what the companion displaced: the hit after it in the flat list moves up one place
     assert hits[1].chunk_id == next(c for c in flat[1:] if c != top.companions[0].chunk_id)
+
+
+def test_the_embedder_reads_a_table_as_its_row_names_without_letterless_tokens() -> None:
+    """`candidates.embed_text`: card line first, a table as its rows' first cells (not the grid),
+    and no token without a letter anywhere ("12", "±3"; "°C" and "CL" stay)."""
+    from layoutrag.index.candidates import embed_text
+
+    chunks, cards = corpus()
+    table = next(c for c in chunks if c.rows)
+    text = embed_text(table, 1500, cards[table.doc_id])
+    lines = text.split("\n")
+    card = cards[table.doc_id]
+    assert lines[0].startswith(card.title)
+    assert "Load capacitance CL" in lines and "Equivalent series resistance ESR" in lines
+    assert "Drive level" in lines
+    assert "pF" not in text  # the value cells are not read, only each row's name
+    tokens = text.split()
+    assert tokens and all(any(ch.isalpha() for ch in t) for t in tokens)
+    prose = next(c for c in chunks if not c.rows and "°C" in c.native_text)
+    ptext = embed_text(prose, 1500, cards[prose.doc_id])
+    assert "°C." in ptext.split() and "-40" not in ptext.split() and "+85" not in ptext.split()
+    assert "operating temperature" in ptext
+    assert len(embed_text(prose, 20, cards[prose.doc_id])) == 20
