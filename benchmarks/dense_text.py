@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -108,8 +109,8 @@ def main() -> None:
     corpora = open_corpora(ap, args, s)
     variants = args.variants.split(",")
     opts = SearchOptions(mode="dense")
-    rows: dict[tuple[str, str], dict] = {}
-    per_query: dict[tuple[str, str], dict[str, dict]] = {}
+    rows: dict[tuple[str, str, str], dict] = {}
+    per_query: dict[tuple[str, str, str], dict[str, Any]] = {}
     for emb_name in args.embedders.split(","):
         emb = get_embedder(emb_name)
         cache = EmbeddingCache(args.cache, emb.model_id)
