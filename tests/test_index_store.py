@@ -321,3 +321,38 @@ def test_cli_broken_pipe_exits_quietly(monkeypatch) -> None:
     monkeypatch.setattr("layoutrag.index.store.load_index", gone)
     r = CliRunner().invoke(cli.app, ["search", "frequency"])
     assert r.exit_code == 141 and "error" not in r.output.lower()
+
+
+def test_an_index_of_older_passages_warns_once_on_load_and_a_rebuild_clears_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """meta "passage" records which `embed_text` made the vectors; a generation without it (or
+    with another) still loads and searches, with one warning to re-embed."""
+    import logging
+
+    from layoutrag.index.candidates import PASSAGE_VERSION
+
+    data = DataDir(tmp_path / "data")
+    _ingested_doc(data, "aaaa", ["first text about crystals", "second text about oscillators"])
+    build_index(data.root)
+    gen = current_generation(data)
+    meta = json.loads((gen / "meta.json").read_text(encoding="utf-8"))
+    assert meta["passage"] == PASSAGE_VERSION
+    with caplog.at_level(logging.WARNING, logger="layoutrag.index.candidates"):
+        load_index(data.root)
+    assert not [r for r in caplog.records if "passage" in r.getMessage()]
+
+    del meta["passage"]  # as an index written before the passage text was recorded
+    atomic_write_json(gen / "meta.json", meta)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="layoutrag.index.candidates"):
+        old = load_index(data.root)
+    warned = [r.getMessage() for r in caplog.records if "passage" in r.getMessage()]
+    assert len(warned) == 1 and "layoutrag index" in warned[0] and gen.name in warned[0]
+    assert old.search("crystals", top_k=1)  # it still answers
+
+    build_index(data.root)  # the rebuild re-embeds with this passage text: no warning
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="layoutrag.index.candidates"):
+        load_index(data.root)
+    assert not [r for r in caplog.records if "passage" in r.getMessage()]

@@ -4,11 +4,19 @@ reads, and the words of the chunk's document card. Built once at index time; the
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from layoutrag.records import Chunk, DocumentCard
 
-__all__ = ["bm25_text", "card_text", "embed_text"]
+__all__ = ["PASSAGE_VERSION", "bm25_text", "card_text", "embed_text", "warn_if_stale_passages"]
+
+# what `embed_text` gives; an index records it (meta "passage") so a load can tell vectors made from
+# another passage text: 2 = a table as its rows' names, no letterless tokens (9b0d920)
+PASSAGE_VERSION = 2
+log = logging.getLogger(__name__)
 
 _LETTER = re.compile(r"[^\W\d_]")  # a token holding a letter (any script)
 
@@ -58,3 +66,20 @@ def embed_text(chunk: Chunk, max_chars: int = 1500, card: DocumentCard | None = 
     lines = (" ".join(t for t in line.split() if _LETTER.search(t)) for p in parts if p for line in p.split("\n"))
     text = "\n".join(line for line in lines if line)
     return (text or chunk.chunk_id)[:max_chars]
+
+
+def warn_if_stale_passages(meta: Mapping[str, Any], where: str) -> bool:
+    """Log one warning when an index's passage vectors were made from another `embed_text` than
+    this one (meta "passage"; an index written before it records none): the search answers, but
+    its dense run (and the ranker's dense features) reads vectors of the old texts. True if stale."""
+    got = meta.get("passage")
+    if got == PASSAGE_VERSION:
+        return False
+    log.warning(
+        "index %s: its passage vectors were made from passage text %s, this layoutrag embeds version %s; "
+        "run `layoutrag index` to re-embed them",
+        where,
+        got if got is not None else "1 (before it was recorded)",
+        PASSAGE_VERSION,
+    )
+    return True

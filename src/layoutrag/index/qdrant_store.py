@@ -48,6 +48,7 @@ from layoutrag.config import Settings, StoreSettings
 from layoutrag.errors import IndexMissingError, InputError
 from layoutrag.index.base import ChunkTable, GroupKind, SearchIndex, empty_run
 from layoutrag.index.bm25 import TermCounts, bm25_idf, group_term_counts
+from layoutrag.index.candidates import warn_if_stale_passages
 from layoutrag.index.embedders import Embedder, get_embedder
 from layoutrag.index.glossary import expand_query
 from layoutrag.index.options import SearchOptions
@@ -433,6 +434,7 @@ class QdrantStore:
             raise IndexMissingError(
                 f"index was built with {meta.get('embedder_model_id')}, not {embedder.model_id}; rebuild with `layoutrag index`"
             )
+        warn_if_stale_passages(meta, f"{self.prefix} {gen}")
         cards = {c["doc_id"]: DocumentCard.model_validate(c) for c in json.loads(p["cards"])}
         return QdrantIndex(
             self.client,

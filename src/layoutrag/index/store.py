@@ -38,6 +38,7 @@ from layoutrag.config import Settings, load_settings
 from layoutrag.errors import IndexMissingError, InputError, LayoutragError
 from layoutrag.index.base import SearchIndex
 from layoutrag.index.bm25 import TermCounts, count_terms
+from layoutrag.index.candidates import PASSAGE_VERSION, warn_if_stale_passages
 from layoutrag.index.dense import DenseIndex
 from layoutrag.index.embedders import (
     Embedder,
@@ -299,6 +300,7 @@ def build_index(
                 "embedder": emb_name,
                 "embedder_model_id": emb.model_id,
                 "dim": int(vectors.shape[1]) if len(chunks) else emb.dim,
+                "passage": PASSAGE_VERSION,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }
             qdrant = _qdrant_store(data, s)
@@ -392,6 +394,7 @@ def load_generation(gen: Path, *, settings: Settings, embedder: Embedder | None 
         dense.offsets = _load_npy(gen / "ivf_offsets.npy", None)
     if embedder is None:
         embedder = get_embedder(meta.get("embedder") or "default")
+    warn_if_stale_passages(meta, str(gen))
     if embedder.model_id != meta.get("embedder_model_id"):
         raise LayoutragError(
             f"index was built with {meta.get('embedder_model_id')}, not {embedder.model_id}; rebuild with `layoutrag index`"
