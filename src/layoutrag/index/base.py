@@ -267,9 +267,11 @@ class SearchIndex:
                 if page is not None:
                     lead, part = split_at_page(lead, page)
                     rest = [part] if part is not None else []
-            # the unit's other part is a companion like any other: a hit shows at most page_members parts
-            shown = rest + [package(i, s) for i, s in members[1:]]
-            lead.companions = shown[: max(0, hit_cfg.page_members - 1)]
+            # the unit's other part is a companion like any other: a hit shows at most page_members
+            # parts, so only the members that still fit are packaged
+            room = max(0, hit_cfg.page_members - 1)
+            shown = rest + [package(i, s) for i, s in members[1 : 1 + max(0, room - len(rest))]]
+            lead.companions = shown[:room]
             out.append(lead)
         return out
 

@@ -408,8 +408,10 @@ export class SiteSearch {
           rest = part ? [part] : [];
         }
       }
-      // the unit's other part is a companion like any other: a hit shows at most page_members parts
-      lead.companions = rest.concat(members.slice(1).map(([i, s]) => pkg(i, s))).slice(0, shownMax);
+      // the unit's other part is a companion like any other: a hit shows at most page_members parts,
+      // so only the members that still fit are packaged
+      const fit = members.slice(1, 1 + Math.max(0, shownMax - rest.length));
+      lead.companions = rest.concat(fit.map(([i, s]) => pkg(i, s))).slice(0, shownMax);
       return lead;
     });
   }
