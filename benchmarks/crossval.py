@@ -12,6 +12,9 @@ generated ones, sha256(first gold document id) mod 5 for TKD's chunk-id question
 the previous logistic-regression model) is fit on the other folds' queries (both region corpora,
 and TKD's questions with `--tkd-data`), its unit-choice thresholds by nested CV inside them on the
 region sets (the `learn` extra); nothing else is fitted here. TKD is scored held out by fold.
+System `tuned` (not in the default list): the default with LightGBM's settings also chosen by
+nested CV from `ranker.TREE_GRID` (`crossval.choose_tree_settings`) - measured, not adopted
+(docs/EVALUATION.md §0).
 """
 
 from __future__ import annotations
@@ -199,6 +202,13 @@ def main() -> None:
             systems["layoutrag learned + page units, multi-page units whole (CV)"] = (
                 learned_searcher(trees, focus_page=False),
                 trees[0].n_parameters,
+            )
+        if "tuned" in wanted:  # the same, with LightGBM's settings chosen by nested CV (TREE_GRID)
+            tuned = fit_unit_rankers(rows, members, progress=say, fit=fit_trees_all, tune_trees=True)
+            fold_rankers["layoutrag learned + page units, tree settings by nested CV (CV)"] = tuned
+            systems["layoutrag learned + page units, tree settings by nested CV (CV)"] = (
+                learned_searcher(tuned),
+                tuned[0].n_parameters,
             )
         if "linear" in wanted:  # the previous default: the linear model + the unit choice
             linear = fit_unit_rankers(rows, members, progress=say, fit=fit_linear_all)

@@ -293,3 +293,44 @@ def test_chunk_id_questions_become_training_rows_by_document_fold(lexical: Hybri
     )
     assert with_rows(fit, extra)(base, exclude_fold=2) == 3 + len(extra.y)
     assert with_rows(fit, None) is fit
+
+
+def test_tree_settings_are_chosen_on_folds_their_fits_did_not_see() -> None:
+    pytest.importorskip("lightgbm")
+    from layoutrag.evaluation.crossval import choose_tree_settings, fit_trees
+    from layoutrag.index.ranker import TREE_SETTINGS
+
+    rng = np.random.default_rng(2)
+    n = len(FEATURES)
+    X = rng.normal(size=(500, n))
+    qid = np.array([f"q{i // 20}" for i in range(500)], dtype=object)
+    y = np.zeros(500, dtype=np.int8)
+    for q in range(25):  # the positive: the row with the largest feature 0 + feature 1
+        r = np.arange(q * 20, q * 20 + 20)
+        top = r[np.argmax(X[r, 0] + X[r, 1])]
+        y[top] = 1
+        X[top, 0] += 0.5
+    rows = Rows(X=X, y=y, qid=qid, fold=np.repeat(np.arange(5), 100))
+    stump = {"n_estimators": 1, "learning_rate": 0.05, "num_leaves": 2, "min_child_samples": 20}
+    seen: list[tuple[tuple[int, ...], int]] = []
+
+    def hits_at_1(rows: Rows, ranker: object, fold: int) -> float:  # held-out queries ranked right
+        mask = rows.fold == fold
+        seen.append((tuple(sorted(set(range(5)) - set(np.unique(fit_folds[-1])))), fold))
+        z = ranker.logits(rows.X[mask])  # type: ignore[attr-defined]
+        ys, qs = rows.y[mask], rows.qid[mask]
+        return float(sum(ys[qs == q][np.argmax(z[qs == q])] for q in np.unique(qs)))
+
+    fit_folds: list[np.ndarray] = []
+
+    def fit(rows: Rows, **kw: object) -> object:
+        excluded = set(kw.get("exclude", ()))  # type: ignore[call-overload]
+        fit_folds.append(np.unique(rows.fold[~np.isin(rows.fold, sorted(excluded))]))
+        return fit_trees(rows, **kw)  # type: ignore[arg-type]
+
+    chosen = choose_tree_settings(rows, outside=(4,), fit=fit, grid=(stump, TREE_SETTINGS), gain=hits_at_1)
+    assert chosen == TREE_SETTINGS  # a single stump ranks worse on held-out folds than 200 trees
+    # every fit left out fold 4 and the fold it was scored on, and nothing else
+    assert sorted(seen) == sorted([((j, 4), j) for j in range(4)] * 2)
+    # a tie keeps the earlier settings
+    assert choose_tree_settings(rows, outside=(4,), grid=(stump, TREE_SETTINGS), gain=lambda r, m, j: 1.0) == stump

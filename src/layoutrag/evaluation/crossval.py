@@ -26,6 +26,7 @@ import csv
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from layoutrag.config import HitSettings, Settings, load_settings
 from layoutrag.evaluation.harness import RegionQuery, evaluate, load_queries, to_hit
 from layoutrag.evaluation.metrics import RegionQueryResult, covers, region_metrics
 from layoutrag.index.options import SearchOptions
-from layoutrag.index.ranker import FEATURES, LinearRanker, Ranker, TreeRanker, ranked_candidates
+from layoutrag.index.ranker import FEATURES, TREE_GRID, LinearRanker, Ranker, TreeRanker, ranked_candidates
 from layoutrag.records import Chunk
 from layoutrag.storage import DataDir
 
@@ -49,6 +50,8 @@ __all__ = [
     "chunk_gold_fold",
     "chunk_gold_results",
     "chunk_gold_rows",
+    "choose_tree_settings",
+    "region_gain",
     "fit_ranker",
     "fit_unit_rankers",
     "label_candidates",
@@ -302,14 +305,61 @@ def fit_ranker(
 
 
 def fit_trees(
-    rows: Rows, *, exclude_fold: int | None = None, exclude: Sequence[int] = (), meta: dict | None = None
+    rows: Rows,
+    *,
+    exclude_fold: int | None = None,
+    exclude: Sequence[int] = (),
+    meta: dict | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> TreeRanker:
     """LambdaRank trees (`ranker.TreeRanker`) on the rows outside the excluded folds, queries with
-    a positive candidate only (as `fit_ranker`)."""
+    a positive candidate only (as `fit_ranker`); `settings`: LightGBM's (default `TREE_SETTINGS`)."""
     keep = _training_mask(rows, {exclude_fold, *exclude} - {None})
     info = {"rows": int(keep.sum()), "positives": int(rows.y[keep].sum()), **_feature_meta(), **(meta or {})}
     info["queries"] = len(set(rows.qid[keep].tolist()))
-    return TreeRanker.fit(rows.X[keep], rows.y[keep], rows.qid[keep], meta=info)
+    return TreeRanker.fit(rows.X[keep], rows.y[keep], rows.qid[keep], meta=info, settings=settings)
+
+
+def choose_tree_settings(
+    rows: Rows,
+    *,
+    outside: Sequence[int] = (),
+    fit: Callable[..., Any] | None = None,
+    grid: Sequence[dict[str, Any]] = TREE_GRID,
+    gain: Callable[[Rows, Any, int], float] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """The LightGBM settings of `grid` whose trees rank best on folds they were not fit on: for each
+    fold j not in `outside`, trees fit without `outside` and j (with `fit`'s extra rows, e.g. TKD)
+    are scored on fold j by `gain` (default `region_gain`: hit@1 + hit@5 counts of fold j's region
+    queries, chunks only, both scorings); the settings with the largest total win, a tie keeping
+    the earlier (the usual settings come first)."""
+    fit = fit or fit_trees
+    gain = gain or region_gain
+    best, best_total = dict(grid[0]), -np.inf
+    for n, g in enumerate(grid):
+        total = 0.0
+        for j in range(N_FOLDS):
+            if j not in outside:
+                total += gain(rows, fit(rows, exclude=(*outside, j), settings=g), j)
+        if progress:
+            progress(f"tree settings {n} (outside {tuple(outside)}): held-out gain {total:.1f}")
+        if total > best_total + 1e-9:
+            best, best_total = dict(g), total
+    return best
+
+
+def region_gain(rows: Rows, ranker: Ranker, fold: int) -> float:
+    """How many hits@1 and hits@5 `ranker` gets on fold `fold`'s region queries, chunks only (no unit
+    choice), summed over both scorings (`SCORINGS`): the count behind pooled hit@1 + hit@5."""
+    s = load_settings()
+    total = 0.0
+    for m in sorted(set(SCORINGS.values())):
+        hits = s.hits.model_copy(update={"page_members": m})
+        res = threshold_results(rows, ranker, rows.fold == fold, hits, grid=(0.0,))[0.0]
+        mt = region_metrics(res) if res else {}
+        total += ((mt.get("hit@1") or 0.0) + (mt.get("hit@5") or 0.0)) * len(res)
+    return total
 
 
 # --------------------------------------------------------------------------- unit choice
@@ -339,7 +389,13 @@ def _as_hits(ix: Any, assembled: list) -> list:
 
 
 def threshold_results(
-    rows: Rows, ranker: Ranker, row_mask: np.ndarray, hits: HitSettings, *, k: int = 5
+    rows: Rows,
+    ranker: Ranker,
+    row_mask: np.ndarray,
+    hits: HitSettings,
+    *,
+    k: int = 5,
+    grid: Sequence[float] = PAGE_BELOW_GRID,
 ) -> dict[float, list[RegionQueryResult]]:
     """Per grid threshold: the results of the queries of `row_mask` (queries the ranker was not fit
     on), by running the hit assembly on the candidates' probabilities (no search again; a query
@@ -352,14 +408,14 @@ def threshold_results(
     per_q: dict[str, list[int]] = {}
     for n, q in enumerate(qids.tolist()):
         per_q.setdefault(q, []).append(n)
-    out: dict[float, list[RegionQueryResult]] = {t: [] for t in PAGE_BELOW_GRID}
+    out: dict[float, list[RegionQueryResult]] = {t: [] for t in grid}
     for q, idx in per_q.items():
         corpus, rq = rows.queries[q]
         ix = corpus.index
         ranked = ranked_candidates(cands[idx], z_all[idx], ix.table.chunk_ids)
         doc_id = corpus.doc_ids.get(rq.doc, rq.doc)
         seen: dict[tuple, RegionQueryResult] = {}
-        for t in PAGE_BELOW_GRID:
+        for t in grid:
             assembled = page_hits(
                 ranked,
                 k,
@@ -418,14 +474,23 @@ def fit_unit_rankers(
     *,
     progress: Callable[[str], None] | None = None,
     fit: Callable[..., Any] | None = None,
+    tune_trees: bool = False,
 ) -> dict[int, Any]:
     """Per outer fold k: the ranker fit without fold k, with unit-choice thresholds chosen by nested
-    cross-validation inside the other folds (`unit_thresholds(outside=(k,))`): fold k is never seen."""
-    fit = fit or fit_ranker
+    cross-validation inside the other folds (`unit_thresholds(outside=(k,))`): fold k is never seen.
+    `tune_trees` (a `fit_trees` fit): its LightGBM settings too, chosen the same way first
+    (`choose_tree_settings(outside=(k,))`)."""
+    base: Callable[..., Any] = fit or fit_ranker
     out: dict[int, Any] = {}
     for k in range(N_FOLDS):
-        thresholds = unit_thresholds(rows, members, outside=(k,), fit=fit)
-        out[k] = fit(rows, exclude_fold=k).with_page_below(thresholds)
+        fit_k = base
+        if tune_trees:
+            chosen = choose_tree_settings(rows, outside=(k,), fit=base, progress=progress)
+            fit_k = partial(base, settings=chosen)
+            if progress:
+                progress(f"fold {k}: tree settings {chosen}")
+        thresholds = unit_thresholds(rows, members, outside=(k,), fit=fit_k)
+        out[k] = fit_k(rows, exclude_fold=k).with_page_below(thresholds)
         if progress:
             progress(f"fold {k}: unit-choice thresholds {thresholds}")
     return out

@@ -438,6 +438,19 @@ TREE_SETTINGS: dict[str, Any] = {
     "num_leaves": 15,
     "min_child_samples": 20,
 }
+# The candidates `evaluation.crossval.choose_tree_settings` picks among by nested cross-validation
+# (written before any run, not edited after one): the usual settings first (a tie keeps them),
+# then smaller and larger trees, more regularised leaves, and bagging (rows and features drawn per
+# tree, which averages out some of the refit churn of one fit) at the same and half the step.
+TREE_GRID: tuple[dict[str, Any], ...] = (
+    TREE_SETTINGS,
+    {**TREE_SETTINGS, "num_leaves": 7, "min_child_samples": 40},
+    {**TREE_SETTINGS, "num_leaves": 31},
+    {**TREE_SETTINGS, "min_child_samples": 80},
+    {**TREE_SETTINGS, "subsample": 0.7, "subsample_freq": 1, "colsample_bytree": 0.7, "random_state": 0},
+    {**TREE_SETTINGS, "n_estimators": 400, "learning_rate": 0.025, "subsample": 0.7, "subsample_freq": 1,
+     "colsample_bytree": 0.7, "random_state": 0},
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -503,20 +516,30 @@ class TreeRanker(_Shared):
             raise InputError(f"bad ranker weights: {e}") from None
 
     @classmethod
-    def fit(cls, X: np.ndarray, y: np.ndarray, groups: np.ndarray, *, meta: dict | None = None) -> TreeRanker:
+    def fit(
+        cls,
+        X: np.ndarray,
+        y: np.ndarray,
+        groups: np.ndarray,
+        *,
+        meta: dict | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> TreeRanker:
         """LambdaRank on candidate rows grouped by query (rows of one query need not be adjacent),
-        then Platt scaling on the training rows' scores (needs scikit-learn: the `learn` extra)."""
+        then Platt scaling on the training rows' scores (needs scikit-learn: the `learn` extra).
+        `settings`: LightGBM's (default `TREE_SETTINGS`)."""
         import lightgbm as lgb
         from sklearn.linear_model import LogisticRegression
 
         order = np.argsort(np.asarray(groups), kind="stable")
         X, y, groups = X[order], y[order], np.asarray(groups)[order]
         _, counts = np.unique(groups, return_counts=True)
-        model = lgb.LGBMRanker(**TREE_SETTINGS, verbose=-1, n_jobs=1)
+        settings = dict(settings or TREE_SETTINGS)
+        model = lgb.LGBMRanker(**settings, verbose=-1, n_jobs=1)
         model.fit(X, y, group=counts)
         raw = np.asarray(model.booster_.predict(X, num_threads=1), dtype=np.float64)
         platt = LogisticRegression(max_iter=2000).fit(raw[:, None], y)
-        info = {"objective": "lambdarank", **{k: str(v) for k, v in TREE_SETTINGS.items()}, **(meta or {})}
+        info = {"objective": "lambdarank", **{k: str(v) for k, v in settings.items()}, **(meta or {})}
         return cls(
             features=FEATURES,
             model_text=model.booster_.model_to_string(),
