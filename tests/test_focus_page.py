@@ -96,3 +96,29 @@ def test_one_part_a_hit_when_a_hit_holds_one_chunk(index: HybridIndex) -> None:
     opts = SearchOptions(mode="bm25", hits=index.settings.hits.model_copy(update={"page_members": 1}))
     hit = _table_hit(index.search("XT9 phase jitter", top_k=5, options=opts))
     assert hit.page == 2 and {r.page for r in hit.hit_regions()} == {2} and not hit.companions
+
+
+def test_a_row_is_found_by_another_name_of_its_parameter(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "long term stability" is a name of the `aging` parameter in data/spec_parameters.tsv: the row
+    # printed "Aging" on page 2 is the one asked for (a note elsewhere prints the words, so the
+    # index knows them; the "Frequency stability" row holds one of them)
+    def corpus() -> tuple[list[Chunk], dict[str, DocumentCard]]:
+        chunks, cards = _corpus()
+        note = Chunk(
+            chunk_id="dx_p3_b00", doc_id="dx", page=3, block_type="text", bboxes_pdf=[(40, 60, 550, 120)],
+            native_text="Long term behaviour: the term of use affects the reference.",
+        )
+        return [*chunks, note], cards
+
+    hit = _table_hit(HybridIndex.build(*corpus()).search("XT9 long term stability", top_k=5,
+                                                          options=SearchOptions(mode="bm25")))
+    assert hit.matched_row is not None and hit.rows[hit.matched_row].cells[0] == "Aging"
+    assert hit.page == 2
+    # without the parameter's names the row holds none of the query's words: the stability row
+    import layoutrag.index.candidates as candidates
+
+    monkeypatch.setattr(candidates, "ROW_PARAMETER_NAMES", False)
+    hit = _table_hit(HybridIndex.build(*corpus()).search("XT9 long term stability", top_k=5,
+                                                          options=SearchOptions(mode="bm25")))
+    assert hit.matched_row is not None and hit.rows[hit.matched_row].cells[0] == "Frequency stability XT9"
+    assert hit.page == 1

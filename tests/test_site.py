@@ -23,6 +23,8 @@ import pytest
 
 from layoutrag import vocab
 from layoutrag.index.base import is_scenario_question
+from layoutrag.index.candidates import row_aka
+from layoutrag.index.tokenizer import CJK_RE
 from layoutrag.site.export import (
     STATIC,
     bundle_js,
@@ -109,10 +111,29 @@ def parity_cases(served_data: Path, site: Path) -> list[dict]:
         if c.rows and len(pages) > 1:
             row = next(r for r in c.rows if r.page == pages[-1] and not r.is_header)
             queries.append(f"{index.cards[c.doc_id].part_numbers[0]} {row.cells[0]}")
+    # a row found by another name of its parameter (candidates.row_aka): the Chinese name of a row's
+    # canonical parameter, the row printed in English
+    aka_queries: list[str] = []
+    for c in index.chunks:
+        for r in c.rows:
+            zh = [n for n in row_aka(r).split(" | ") if CJK_RE.search(n)]
+            if zh and len(aka_queries) < 6:
+                aka_queries.append(f"{index.cards[c.doc_id].part_numbers[0]} {zh[0]}")
+    queries += aka_queries
     cases = []
     for q in queries:
         for k in (5, 15):
             cases.append({"query": q, "top_k": k, "hits": parity_hits(index, q, top_k=k)})
+    by_id = {c.chunk_id: c for c in index.chunks}
+    assert any(
+        h["matched_row"] is not None
+        and q.split(" ", 1)[1] in row_aka(by_id[h["chunk_id"]].rows[h["matched_row"]])
+        and q.split(" ", 1)[1] not in by_id[h["chunk_id"]].rows[h["matched_row"]].text
+        for q in aka_queries
+        for c in cases
+        if c["query"] == q
+        for h in c["hits"]
+    ), "a row matched by its parameter's other name"
     assert sum(1 for c in cases if c["hits"]) > 20
     assert any(h["companions"] for c in cases for h in c["hits"]), "the set must exercise companions"
     assert any(h["matched_row"] is not None for c in cases for h in c["hits"]), "... and matched rows"

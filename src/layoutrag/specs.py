@@ -458,8 +458,10 @@ def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:
 
 
 def _contains(text: str, name: str) -> bool:
+    if name not in text:  # the cheap necessary test first (this runs for every name on every row)
+        return False
     if re.search(r"[\u4e00-\u9fff]", name):
-        return name in text
+        return True
     return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from layoutrag.config import FusionSettings, FusionStrategy, Settings
 from layoutrag.errors import InputError
 from layoutrag.geometry import union_box
-from layoutrag.index.candidates import card_text
+from layoutrag.index.candidates import card_text, row_aka
 from layoutrag.index.embedders import Embedder
 from layoutrag.index.fusion import fuse
 from layoutrag.index.glossary import expand_query, load_glossary
@@ -592,7 +592,9 @@ class SearchIndex:
         rows = self._row_tokens.get(i)
         if rows is None:
             rows = self._row_tokens[i] = [
-                set() if row.is_header else set(self.tokenizer.tokenize(row.text or " ".join(row.cells)))
+                set()
+                if row.is_header
+                else set(self.tokenizer.tokenize(f"{row.text or ' '.join(row.cells)}\n{row_aka(row)}"))
                 for row in self.chunks[i].rows
             ]
         return [self.idf_mass(held & tokens) for held in rows]

@@ -83,3 +83,32 @@ def warn_if_stale_passages(meta: Mapping[str, Any], where: str) -> bool:
         PASSAGE_VERSION,
     )
     return True
+
+
+# A table row is matched against a query by its own words and, when its name is a canonical
+# parameter of `data/spec_parameters.tsv` (IEC / JEDEC terms, English and Chinese, with symbols:
+# the vocabulary of the spec stage), by that parameter's other names: "Current consumption" is
+# found by "operating current" and by 工作电流. Used by the matched row, the ranker's `row` feature
+# and the focus page (index.base.row_scores) and by the static site (site/export ships it).
+ROW_PARAMETER_NAMES = True
+
+
+def row_aka(row: Any) -> str:
+    """The other names and symbols of the canonical parameter a table row prints ("" when its name
+    is none of them, or for a header row): `match_parameter` on its first cell (the second as the
+    symbol)."""
+    if not ROW_PARAMETER_NAMES or getattr(row, "is_header", False):
+        return ""
+    cells = [c for c in getattr(row, "cells", []) or [] if c and c.strip()]
+    if not cells:
+        return ""
+    from layoutrag.specs import match_parameter
+    from layoutrag.vocab import spec_parameters
+
+    pid, known = match_parameter(cells[0], cells[1] if len(cells) > 1 else "")
+    if not known:
+        return ""
+    for p, _, names, symbols in spec_parameters():
+        if p == pid:
+            return " | ".join([n.lstrip("=") for n in names] + list(symbols))
+    return ""

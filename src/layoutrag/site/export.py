@@ -42,6 +42,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from layoutrag.index.candidates import row_aka
 from layoutrag.index.glossary import load_glossary
 from layoutrag.index.hybrid import RUN_DEPTH, HybridIndex
 from layoutrag.index.options import SearchOptions
@@ -116,6 +117,12 @@ class SiteReport:
 
 def _chunk_record(c: Chunk) -> dict[str, Any]:
     d = c.model_dump(include=set(CHUNK_FIELDS))
+    # a row's canonical parameter's other names (candidates.row_aka): the site matches rows by them
+    # too, as base.row_scores does
+    for row, rec in zip(c.rows, d.get("rows") or [], strict=True):
+        aka = row_aka(row)
+        if aka:
+            rec["aka"] = aka
     return {k: v for k, v in d.items() if v not in ("", [], None)}
 
 

@@ -334,7 +334,9 @@ export class SiteSearch {
   rowTokens(chunk) {
     // a table's row tokens, made once per chunk (rows are fixed for the site's life)
     if (!chunk._rowTokens) {
-      const tokens = chunk.rows.map((row) => (row.is_header ? [] : [...new Set(this.tokenizer.tokenize(row.text || row.cells.join(" ")))]));
+      // a row's words and its canonical parameter's other names (`aka`, exported), as base.row_scores
+      const tokens = chunk.rows.map((row) =>
+        row.is_header ? [] : [...new Set(this.tokenizer.tokenize(`${row.text || row.cells.join(" ")}\n${row.aka || ""}`))]);
       Object.defineProperty(chunk, "_rowTokens", { value: tokens, enumerable: false });
     }
     return chunk._rowTokens;
