@@ -122,3 +122,31 @@ def test_a_row_is_found_by_another_name_of_its_parameter(monkeypatch: pytest.Mon
                                                           options=SearchOptions(mode="bm25")))
     assert hit.matched_row is not None and hit.rows[hit.matched_row].cells[0] == "Frequency stability XT9"
     assert hit.page == 1
+
+
+def test_a_query_naming_a_parameter_also_asks_for_its_other_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    from layoutrag.index import base
+    from layoutrag.specs import parameters_named
+
+    assert parameters_named("XT9 工作电流是多少") == ["supply_current"]
+    assert parameters_named("ESR and load capacitance of 7M-26.000MAAJ-T") == ["esr", "load_capacitance"]
+    assert parameters_named("XT9 pin description") == []
+    # a page that prints "Current consumption" is found by "operating current" at the chunk level
+    card = DocumentCard(doc_id="dy", file_name="YT1.pdf", title="YT1 RTC module", part_numbers=["YT1"])
+    chunks = [
+        Chunk(chunk_id="dy_p1_b00", doc_id="dy", page=1, block_type="table", bboxes_pdf=[(40, 60, 550, 200)],
+              native_text="YT1 current consumption 45 uA. Timekeeping voltage 1.3 V."),
+        Chunk(chunk_id="dy_p1_b01", doc_id="dy", page=1, block_type="text", bboxes_pdf=[(40, 220, 550, 300)],
+              native_text="YT1 operating modes: the oscillator keeps running in every mode of operation."),
+    ]
+    ix = HybridIndex.build(chunks, {"dy": card})
+    lex = ix.lexical_query("YT1 operating current")
+    # the parameter's other names join the query, together weighing like one expansion (2 terms)
+    added = {t: w for t, w in lex.items() if t in ("consumption", "supply", "power", "idd", "icc")}
+    assert set(added) >= {"consumption", "supply"} and 0 < sum(added.values()) <= base.EXPANSION_TOKENS + 1e-9
+    top = ix.search("YT1 operating current", top_k=1, options=SearchOptions(mode="bm25"))[0]
+    assert top.chunk_id == "dy_p1_b00"
+    monkeypatch.setattr(base, "PARAMETER_EXPANSION", False)
+    assert "consumption" not in ix.lexical_query("YT1 operating current")
+    top = ix.search("YT1 operating current", top_k=1, options=SearchOptions(mode="bm25"))[0]
+    assert top.chunk_id == "dy_p1_b01"  # "operating" alone leads to the modes paragraph

@@ -722,3 +722,38 @@ def check(c: SpecConstraint, values: list[SpecValue]) -> tuple[str, list[SpecVal
     if no:
         return "fails", no
     return "unknown", []
+
+
+def parameter_name_table() -> list[tuple[str, str]]:
+    """(name, canonical id) that `parameters_named` looks for, in the order it tries them (the
+    static site's search reads the same table)."""
+    return [(n, pid) for n, pid, _, _ in _names() if len(n) >= 3]
+
+
+def parameters_named(text: str) -> list[str]:
+    """The canonical parameters a free text names by one of their names (English or Chinese, at
+    least 3 characters; symbols are left out - "IS", "ID", "CL" are words and part-number pieces in
+    a query), longest name first, each place in the text read once; in order of first mention."""
+    t = _dehyphen(fold(text).lower())
+    found: list[tuple[int, str]] = []
+    for n, pid in parameter_name_table():
+        if not _contains(t, n):
+            continue
+        m = re.search(re.escape(n) if re.search(r"[\u4e00-\u9fff]", n) else rf"(?<![\w]){re.escape(n)}(?![\w])", t)
+        if m is None:
+            continue
+        found.append((m.start(), pid))
+        t = t[: m.start()] + " " * (m.end() - m.start()) + t[m.end():]
+    out: list[str] = []
+    for _, pid in sorted(found):
+        if pid not in out:
+            out.append(pid)
+    return out
+
+
+def parameter_names(pid: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(names, symbols) of a canonical parameter (names lower case, "=" markers dropped)."""
+    for p, _, names, symbols in spec_parameters():
+        if p == pid:
+            return tuple(n.lstrip("=") for n in names), symbols
+    return (), ()

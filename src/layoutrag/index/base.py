@@ -48,6 +48,7 @@ from layoutrag.index.ranker import Ranker, candidate_features, default_ranker, r
 from layoutrag.index.spec_constraints import boost_constraints
 from layoutrag.index.tokenizer import CJK_RE, WORD_RE, Tokenizer, is_part_like, normalize_text
 from layoutrag.records import Box, Chunk, DocumentCard, EvidencePackage, Region, SearchFilters
+from layoutrag.specs import parameter_names, parameters_named
 
 __all__ = [
     "RUN_DEPTH",
@@ -486,6 +487,18 @@ class SearchIndex:
                 share = min(1.0, budget / len(toks)) if toks else 0.0
                 for t in toks:
                     weights[t] = weights.get(t, 0.0) + share * query_token_weight(t)
+        if expand and PARAMETER_EXPANSION:
+            # a parameter the query names (spec vocabulary): its other English names and its
+            # distinctive symbols, all of them together weighing like one expansion
+            for pid in parameters_named(query):
+                new: list[str] = []
+                for term in parameter_expansion_terms(pid):
+                    for t in self.tokenizer.tokenize(term):
+                        if t not in weights and t not in new and not _is_ngram(t):
+                            new.append(t)
+                share = min(1.0, EXPANSION_TOKENS / len(new)) if new else 0.0
+                for t in new:
+                    weights[t] = share * query_token_weight(t)
         return weights
 
     def known_terms(self, query: str) -> set[str]:
@@ -641,8 +654,18 @@ def ranker_b_long(ranker: Ranker) -> float | None:
 
 
 NGRAM_QUERY_WEIGHT = 0.25
+# a query naming a spec parameter ("operating current") also asks for its other names (spec_parameters.tsv)
+PARAMETER_EXPANSION = True
 EXPANSION_TOKENS = 2.0  # a glossary expansion (or a CJK run) weighs at most as much as two query terms
 ZH_EXPANSION_TOKENS = 0.5  # ... a Chinese expansion of an English query, half a term
+
+
+def parameter_expansion_terms(pid: str) -> list[str]:
+    """What a query naming parameter `pid` also asks for: its English names and its symbols of at
+    least 3 characters (spec_parameters.tsv; shorter symbols - IS, ID, CL - are words and
+    part-number pieces in a query)."""
+    names, symbols = parameter_names(pid)
+    return [n for n in names if not CJK_RE.search(n)] + [s for s in symbols if len(s) >= 3]
 
 
 def page_unit_id(doc_id: str, page: int) -> str:

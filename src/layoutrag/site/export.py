@@ -42,11 +42,13 @@ from typing import Any, Literal
 
 import numpy as np
 
+from layoutrag.index import base as index_base
 from layoutrag.index.candidates import row_aka
 from layoutrag.index.glossary import load_glossary
 from layoutrag.index.hybrid import RUN_DEPTH, HybridIndex
 from layoutrag.index.options import SearchOptions
 from layoutrag.records import Chunk, DocumentCard
+from layoutrag.specs import parameter_name_table
 
 __all__ = [
     "STATIC",
@@ -133,6 +135,9 @@ def glossary_tables() -> dict[str, Any]:
         "zh_to_en": g.zh_to_en,
         "en_terms": sorted(g.en_to_zh, key=lambda t: (-len(t), t)),
         "en_to_zh": g.en_to_zh,
+        # a query naming a spec parameter also asks for its other names (base.lexical_query)
+        "parameter_names": parameter_name_table() if index_base.PARAMETER_EXPANSION else [],
+        "parameter_terms": {pid: index_base.parameter_expansion_terms(pid) for _, pid in parameter_name_table()},
     }
 
 

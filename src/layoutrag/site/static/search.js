@@ -95,6 +95,14 @@ function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"); // `\-` is a syntax error in a `u` pattern
 }
 
+/** layoutrag.specs.fold: NFKC, one kind of minus, µ for micro, °C for ℃, single spaces. */
+function specFold(text) {
+  let t = text.normalize("NFKC");
+  t = t.replace(/[\u2212\u2013\u2014\u2010]/g, "-").replace(/[\uff5e\u301c]/g, "~");
+  t = t.replace(/\u03bc/g, "\u00b5").replace(/\u2103/g, "\u00b0C").replace(/\u00ba/g, "\u00b0").replace(/\u02da/g, "\u00b0");
+  return t.replace(/\s+/gu, " ").trim();
+}
+
 /** layoutrag.index.glossary.Glossary, from its exported tables (term order as Python sorts them). */
 export class Glossary {
   constructor(g) {
@@ -104,6 +112,36 @@ export class Glossary {
     this.enRe = g.en_terms.length
       ? new RegExp("(?<![a-z0-9])(" + g.en_terms.map(escapeRe).join("|") + ")(?![a-z0-9])", "gu")
       : null;
+    // layoutrag.specs.parameters_named: spec parameter names (longest first) and what each asks for
+    this.paramNames = (g.parameter_names || []).map(([name, pid]) => [
+      name,
+      pid,
+      /[\u4e00-\u9fff]/u.test(name) ? null : new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRe(name)}(?![\\p{L}\\p{N}_])`, "u"),
+    ]);
+    this.paramTerms = g.parameter_terms || {};
+  }
+
+  /** layoutrag.specs.parameters_named: the canonical parameters a query names, in order of mention. */
+  parametersNamed(query) {
+    if (!this.paramNames.length) return [];
+    let t = specFold(query).toLowerCase().replace(/(?<=[a-z])-(?=[a-z])/g, " ");
+    const found = [];
+    for (const [name, pid, re] of this.paramNames) {
+      if (!t.includes(name)) continue;
+      let start = -1;
+      if (re === null) start = t.indexOf(name);
+      else {
+        const m = re.exec(t);
+        if (m) start = m.index;
+      }
+      if (start < 0) continue;
+      found.push([start, pid]);
+      t = t.slice(0, start) + " ".repeat(name.length) + t.slice(start + name.length);
+    }
+    found.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    const out = [];
+    for (const [, pid] of found) if (!out.includes(pid)) out.push(pid);
+    return out;
   }
 
   expansions(query) {
@@ -261,6 +299,14 @@ export class SiteSearch {
       const budget = CJK_RE.test(term) ? ZH_EXPANSION_TOKENS : EXPANSION_TOKENS;
       const share = toks.length ? Math.min(1.0, budget / toks.length) : 0.0;
       for (const t of toks) add(t, share * queryTokenWeight(t));
+    }
+    // a spec parameter the query names: its other names, together weighing like one expansion
+    for (const pid of this.glossary.parametersNamed(query)) {
+      const fresh = [];
+      for (const term of this.glossary.paramTerms[pid] || [])
+        for (const t of this.tokenizer.tokenize(term)) if (!w.has(t) && !fresh.includes(t) && !isNgram(t)) fresh.push(t);
+      const share = fresh.length ? Math.min(1.0, EXPANSION_TOKENS / fresh.length) : 0.0;
+      for (const t of fresh) w.set(t, share * queryTokenWeight(t));
     }
     return w;
   }
