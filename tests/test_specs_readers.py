@@ -108,3 +108,39 @@ def test_a_ratings_list_printed_with_dot_leaders() -> None:
     cell = vals[0].cells[0].bbox_pdf  # the value's box: right of the leader, holding "36V"
     w36 = next(w for w in words if w.text.endswith("36V"))
     assert cell.x0 >= words[0].bbox_pdf.x1 and cell.x1 >= w36.bbox_pdf.x1 - 0.5
+
+
+def test_an_unheaded_first_column_left_of_symbol_holds_the_names() -> None:
+    words = _pdf_words([(202, 108, "Symbol"), (262, 108, "Min."), (312, 108, "Max"), (362, 108, "Unit"),
+                        (52, 122, "Supply voltage"), (202, 122, "VDD"), (262, 122, "1.3"), (312, 122, "5.5"), (362, 122, "V")])
+    head = _row(100, 112, [("", 50, 200), ("Symbol", 200, 260), ("Min.", 260, 310), ("Max", 310, 360), ("Unit", 360, 400)], header=True)
+    body = _row(112, 126, [("Supply voltage", 50, 200), ("VDD", 200, 260), ("1.3", 260, 310), ("5.5", 310, 360), ("V", 360, 400)])
+    vals = extract_specs(CARD, [_chunk([head, body], Box(50, 100, 400, 126))], lambda p: words)
+    assert [(v.parameter, v.parameter_printed, v.min, v.max) for v in vals] == [("supply_voltage", "Supply voltage", 1.3, 5.5)]
+
+
+def test_a_body_cut_into_other_columns_than_its_header_is_realigned() -> None:
+    # the header grid: Item | Min | Max | Units; each body row has a merged cell over Min and Max first
+    words = _pdf_words([(52, 108, "Item"), (262, 108, "Min"), (312, 108, "Max"), (362, 108, "Units"),
+                        (52, 122, "Operating Temperature Range"), (265, 122, "-30"), (315, 122, "85"), (362, 122, "C")])
+    head = _row(100, 112, [("Item", 50, 260), ("Min", 260, 310), ("Max", 310, 360), ("Units", 360, 400)], header=True)
+    body = TableRow(page=1, bbox_pdf=Box(50, 112, 400, 126), text="Operating Temperature Range -30 85 °C",
+                    cells=["Operating Temperature Range", "", "-30", "85", "°C"],
+                    cell_boxes=[Box(50, 112, 260, 126), Box(260, 112, 360, 126), Box(260, 112, 310, 126),
+                                Box(310, 112, 360, 126), Box(360, 112, 400, 126)])
+    vals = extract_specs(CARD, [_chunk([head, body], Box(50, 100, 400, 126))], lambda p: words)
+    assert [(v.parameter, v.min, v.max, v.unit) for v in vals] == [("operating_temperature", -30.0, 85.0, "°C")]
+
+
+def test_a_header_line_above_the_grid_names_a_part_column() -> None:
+    # "Item / Type | XY100" printed above the first rule; the grid holds the body rows only
+    words = _pdf_words([(52, 108, "Item / Type"), (262, 108, "XY100"),
+                        (52, 122, "Shunt Capacitance"), (262, 122, "7 pF Max."),
+                        (52, 136, "Frequency Aging"), (262, 136, "± 3 ppm")])
+    r1 = _row(112, 126, [("Shunt Capacitance", 50, 260), ("7 pF Max.", 260, 400)], header=True)  # marked header, is none
+    r2 = _row(126, 140, [("Frequency Aging", 50, 260), ("± 3 ppm", 260, 400)])
+    chunk = _chunk([r1, r2], Box(48, 98, 402, 142))
+    assert extract_specs(CARD, [chunk], None) == []
+    vals = extract_specs(CARD, [chunk], lambda p: words)
+    assert [(v.part, v.parameter, v.min, v.max, v.unit) for v in vals] == [
+        ("XY100", "shunt_capacitance", None, 7e-12, "F"), ("XY100", "aging", -3.0, 3.0, "ppm")]

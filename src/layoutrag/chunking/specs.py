@@ -87,7 +87,7 @@ _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "parameter",
             r"^(parameters?|items?|characteristics?|descriptions?|test items?|specification items?|"
-            r"names?|parameter ?/ ?item|参数|参数名称|项目|特性|名称)\.?$",
+            r"names?|parameter ?/ ?item|items? ?/ ?type|参数|参数名称|项目|特性|名称)\.?$",
         ),
         (
             "part",
@@ -361,6 +361,7 @@ def _role_of(text: str) -> tuple[str | None, str]:
 
 
 _FALLBACKS: list[Callable[[Chunk, Callable[[int], list[Word]] | None], list[TableRow] | None]] = []
+_NAMELESS = True  # specs-5; off for an ablation (--without nameless)
 _SPANS = True  # specs-5; off for an ablation (--without spans)
 _BILINGUAL = True  # specs-5; off for an ablation (benchmarks/spec_rerun.py --without bilingual)
 
@@ -519,6 +520,17 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.roles[first] = "parameter"
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
+    scol = cols.col("symbol")
+    if (
+        _NAMELESS
+        and cols.kind == "long"
+        and cols.col("parameter") is None
+        and scol is not None
+        and scol > 0
+        and not any(_cell(r, 0) for r in header_rows)
+    ):
+        # "| Symbol | Condition | Min. | ...": the unheaded first column left of Symbol holds the names
+        cols.roles[0] = "parameter"
     if cols.kind == "" and header_rows:
         for i, cell in enumerate(header_rows[-1].cells):
             if i == 0 or i in cols.roles or not cell.strip():
@@ -613,7 +625,7 @@ def _widened(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableR
     chunk's region: every row gets a cell of the words left of its grid and one of those right of
     it (empty where there are none), and when no row is a header the line of words just above the
     first row becomes one, each word in the column whose x-range holds it. None when nothing is
-    outside the grid."""
+    outside the grid and the grid has its header."""
     if words is None or not c.rows or any(len(r.cell_boxes) != len(r.cells) for r in c.rows):
         return None
     out: list[TableRow] = []
@@ -630,8 +642,11 @@ def _widened(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableR
             for w in words(r.page)
             if rb.y0 + 0.5 <= w.bbox_pdf.center[1] <= rb.y1 - 0.5 and X0 - 1 <= w.bbox_pdf.center[0] <= X1 + 1
         ]
-        left = sorted((w for w in band if w.bbox_pdf.x1 <= rb.x0 + 1), key=lambda w: w.bbox_pdf.x0)
-        right = sorted((w for w in band if w.bbox_pdf.x0 >= rb.x1 - 1), key=lambda w: w.bbox_pdf.x0)
+        def order(w: Word) -> tuple[int, float]:  # line by line, left to right
+            return round(w.bbox_pdf.center[1] / 3), w.bbox_pdf.x0
+
+        left = sorted((w for w in band if w.bbox_pdf.x1 <= rb.x0 + 1), key=order)
+        right = sorted((w for w in band if w.bbox_pdf.x0 >= rb.x1 - 1), key=order)
         added = added or bool(left or right)
         lb = union_box(w.bbox_pdf for w in left) if left else BBox(X0, rb.y0, max(X0, rb.x0), rb.y1)
         rbx = union_box(w.bbox_pdf for w in right) if right else BBox(min(X1, rb.x1), rb.y0, X1, rb.y1)
@@ -645,9 +660,10 @@ def _widened(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableR
                 cell_boxes=[lb, *r.cell_boxes, rbx],
             )
         )
-    if not added:
+    has_head = any(_is_header_row(r) for r in out)
+    if not added and has_head:
         return None
-    if not any(_is_header_row(r) for r in out):
+    if not has_head:
         head = _header_above(c, out[0], words)
         if head is None:
             return None
@@ -947,7 +963,8 @@ def _aligned(row: TableRow, cols: _Cols) -> TableRow:
     if not head or len(row.cell_boxes) != len(row.cells):
         return row
     vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
-    if any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
+    other_grid = _SPANS and len(row.cells) != len(head)  # the body cut into other columns than the header
+    if not other_grid and any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
         return row  # the values sit in their header's cells: nothing to fix
 
     def home(b: BBox) -> int | None:
