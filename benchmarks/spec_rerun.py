@@ -1,7 +1,7 @@
 """Re-run the spec stage over a data dir's stored chunks and pages (no re-ingest): counts.
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
-        [--without gate|qualifier|conditions|one-row|modifiers ...]
+        [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -12,7 +12,10 @@ a copy of a shared data dir). ``--only``: a file of PDF file
 names, one a line - only those documents. ``--show-withheld``: every withheld value, one a line.
 ``--without``: an ablation - the run (and what ``--write`` stores) without one specs-4 change: the
 gate (every value kept), the min./max. qualifier column, condition rows continuing the parameter
-above, one-row tables read per line, the offset/drift/deviation words.
+above, one-row tables read per line, the offset/drift/deviation words; or without one specs-5
+reader: bilingual header cells, body cells spanning header grid columns, an unheaded first column
+left of Symbol as the names, edge columns and a header
+line the grid left out, dot-leader ratings lists.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def rerun(data: DataDir, doc_id: str) -> tuple[DocChunks, list[SpecValue], list[
 
 
 def _without(change: str) -> None:
-    """Turn one specs-4 change off in this process (an ablation)."""
+    """Turn one specs-4 or specs-5 change off in this process (an ablation)."""
     if change == "gate":
         real = stage._long_row
 
@@ -63,6 +66,15 @@ def _without(change: str) -> None:
         stage._own_per_line = lambda name_cols, band_texts: set()
     elif change == "modifiers":
         specs_mod._modified = lambda name, matched: False
+    elif change == "bilingual":
+        stage._BILINGUAL = False
+    elif change == "spans":
+        stage._SPANS = False
+    elif change == "nameless":
+        stage._NAMELESS = False
+    elif change in ("widened", "leaders"):
+        drop = stage._widened if change == "widened" else stage._leader_rows
+        stage._FALLBACKS[:] = [f for f in stage._FALLBACKS if f is not drop]
     else:
         raise SystemExit(f"--without: unknown change {change!r}")
 

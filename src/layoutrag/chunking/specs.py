@@ -64,7 +64,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-4"
+SPEC_STAGE_VERSION = "specs-5"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -87,7 +87,7 @@ _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "parameter",
             r"^(parameters?|items?|characteristics?|descriptions?|test items?|specification items?|"
-            r"names?|parameter ?/ ?item|参数|参数名称|项目|特性|名称)\.?$",
+            r"names?|parameter ?/ ?item|items? ?/ ?type|参数|参数名称|项目|特性|名称)\.?$",
         ),
         (
             "part",
@@ -350,7 +350,20 @@ def _role_of(text: str) -> tuple[str | None, str]:
     for role, rx in _ROLE_RES:
         if rx.match(t):
             return role, hint
+    # a bilingual header cell ("下限 Min.", "项目 Item", "单位 Units"): the Chinese and the Latin
+    # part each name the column; they must not name two different ones
+    halves = [h.strip() for h in re.findall(r"[\u4e00-\u9fff]+|[^\u4e00-\u9fff]+", t) if h.strip()]
+    if len(halves) == 2 and _BILINGUAL:
+        found = {r for h in halves if (r := _role_of(h)[0]) is not None}
+        if len(found) == 1:
+            return found.pop(), hint
     return None, hint
+
+
+_FALLBACKS: list[Callable[[Chunk, Callable[[int], list[Word]] | None], list[TableRow] | None]] = []
+_NAMELESS = True  # specs-5; off for an ablation (--without nameless)
+_SPANS = True  # specs-5; off for an ablation (--without spans)
+_BILINGUAL = True  # specs-5; off for an ablation (benchmarks/spec_rerun.py --without bilingual)
 
 
 _MARKS = "†‡§*"
@@ -507,6 +520,17 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.roles[first] = "parameter"
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
+    scol = cols.col("symbol")
+    if (
+        _NAMELESS
+        and cols.kind == "long"
+        and cols.col("parameter") is None
+        and scol is not None
+        and scol > 0
+        and not any(_cell(r, 0) for r in header_rows)
+    ):
+        # "| Symbol | Condition | Min. | ...": the unheaded first column left of Symbol holds the names
+        cols.roles[0] = "parameter"
     if cols.kind == "" and header_rows:
         for i, cell in enumerate(header_rows[-1].cells):
             if i == 0 or i in cols.roles or not cell.strip():
@@ -527,13 +551,37 @@ def _table_specs(
     words: Callable[[int], list[Word]] | None,
     parts: tuple[str, ...] = (),
 ) -> list[SpecValue]:
+    """The values of one table chunk. When its grid as stored yields none, the table forms a
+    grid detector misses are tried, each only then (a table read as stored is never read again):
+    rows whose edge columns the grid left out (`_widened`), a ratings list printed with dot
+    leaders (`_leader_rows`)."""
+    out = _read_rows(doc_id, part, c, c.rows, words, parts)
+    if out:
+        return out
+    for reader in _FALLBACKS:
+        rows = reader(c, words)
+        if rows:
+            out = _read_rows(doc_id, part, c, rows, words, parts)
+            if out:
+                return out
+    return out
+
+
+def _read_rows(
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    rows: list[TableRow],
+    words: Callable[[int], list[Word]] | None,
+    parts: tuple[str, ...] = (),
+) -> list[SpecValue]:
     out: list[SpecValue] = []
     cols: _Cols | None = None
     pending_header: list[TableRow] = []
     before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
-    for row in _split_merged_roles(c.rows, words):
+    for row in _split_merged_roles(rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
                 pending_header.append(before)
@@ -560,6 +608,197 @@ def _table_specs(
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     return out
+
+
+# --------------------------------------------------------------------------- tables the grid missed
+def _region_span(c: Chunk, page: int) -> tuple[float, float, float, float] | None:
+    """The box around the chunk's members on a page (the table as the layout model saw it)."""
+    boxes = [m.bbox_pdf for m in c.regions if m.page == page]
+    if not boxes:
+        return None
+    return min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes), max(b.y1 for b in boxes)
+
+
+def _widened(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A table whose grid left out its edge columns (no outer rule: the Parameter column at the
+    left, the Unit column at the right) or its header line, read from the page words inside the
+    chunk's region: every row gets a cell of the words left of its grid and one of those right of
+    it (empty where there are none), and when no row is a header the line of words just above the
+    first row becomes one, each word in the column whose x-range holds it. None when nothing is
+    outside the grid and the grid has its header."""
+    if words is None or not c.rows or any(len(r.cell_boxes) != len(r.cells) for r in c.rows):
+        return None
+    out: list[TableRow] = []
+    added = False
+    for r in c.rows:
+        span = _region_span(c, r.page)
+        if span is None:
+            out.append(r)
+            continue
+        X0, _, X1, _ = span
+        rb = r.bbox_pdf
+        band = [
+            w
+            for w in words(r.page)
+            if rb.y0 + 0.5 <= w.bbox_pdf.center[1] <= rb.y1 - 0.5 and X0 - 1 <= w.bbox_pdf.center[0] <= X1 + 1
+        ]
+        def order(w: Word) -> tuple[int, float]:  # line by line, left to right
+            return round(w.bbox_pdf.center[1] / 3), w.bbox_pdf.x0
+
+        left = sorted((w for w in band if w.bbox_pdf.x1 <= rb.x0 + 1), key=order)
+        right = sorted((w for w in band if w.bbox_pdf.x0 >= rb.x1 - 1), key=order)
+        added = added or bool(left or right)
+        lb = union_box(w.bbox_pdf for w in left) if left else BBox(X0, rb.y0, max(X0, rb.x0), rb.y1)
+        rbx = union_box(w.bbox_pdf for w in right) if right else BBox(min(X1, rb.x1), rb.y0, X1, rb.y1)
+        out.append(
+            TableRow(
+                page=r.page,
+                bbox_pdf=union_box([rb, lb, rbx]) if (left or right) else rb,
+                cells=[" ".join(w.text for w in left), *r.cells, " ".join(w.text for w in right)],
+                text=r.text,
+                is_header=r.is_header,
+                cell_boxes=[lb, *r.cell_boxes, rbx],
+            )
+        )
+    has_head = any(_is_header_row(r) for r in out)
+    if not added and has_head:
+        return None
+    if not has_head:
+        head = _header_above(c, out[0], words)
+        if head is None:
+            return None
+        out.insert(0, head)
+    return out
+
+
+def _header_above(c: Chunk, first: TableRow, words: Callable[[int], list[Word]]) -> TableRow | None:
+    """The header line printed just above a table's first row and left out of its grid: the words
+    of the nearest line above it inside the chunk's region, each in the column of `first` whose
+    x-range holds its centre. None unless that line reads as a header (`_is_header_row`)."""
+    span = _region_span(c, first.page)
+    if span is None:
+        return None
+    X0, Y0, X1, _ = span
+    fb = first.bbox_pdf
+    above = [
+        w
+        for w in words(first.page)
+        if Y0 - 1 <= w.bbox_pdf.center[1] < fb.y0 and fb.y0 - w.bbox_pdf.y1 <= 20
+        and X0 - 1 <= w.bbox_pdf.center[0] <= X1 + 1
+    ]
+    if not above:
+        return None
+    y = max(w.bbox_pdf.center[1] for w in above)
+    line = [w for w in above if abs(w.bbox_pdf.center[1] - y) <= 3]
+    cells = ["" for _ in first.cells]
+    boxes: list[BBox | None] = [None for _ in first.cells]
+    for w in sorted(line, key=lambda w: w.bbox_pdf.x0):
+        cx = w.bbox_pdf.center[0]
+        i = next((k for k, b in enumerate(first.cell_boxes) if b.x0 - 0.5 <= cx <= b.x1 + 0.5), None)
+        if i is None:
+            continue
+        cells[i] = f"{cells[i]} {w.text}".strip()
+        boxes[i] = w.bbox_pdf if boxes[i] is None else union_box([boxes[i], w.bbox_pdf])  # type: ignore[list-item]
+    y0 = min(w.bbox_pdf.y0 for w in line)
+    y1 = max(w.bbox_pdf.y1 for w in line)
+    row = TableRow(
+        page=first.page,
+        bbox_pdf=BBox(first.bbox_pdf.x0, y0, first.bbox_pdf.x1, y1),
+        cells=cells,
+        text=" ".join(t for t in cells if t),
+        is_header=True,
+        cell_boxes=[b if b is not None else BBox(fb_.x0, y0, fb_.x1, y1) for b, fb_ in zip(boxes, first.cell_boxes, strict=True)],
+    )
+    return row if _is_header_row(row) else None
+
+
+_FALLBACKS.append(_widened)
+
+_LEADER_RE = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}")
+
+
+def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A ratings list printed with dot leaders ("Supply Voltage, V+ to V– ........ 36V"), one line
+    a grid row with one cell: a Parameter / Value / Conditions table, the name left of the leader,
+    the value right of it ("10 mA @ 5 VDC": the value, then its condition). A line with no leader
+    and nothing after it heads the indented lines below it ("Dielectric Withstanding Voltage" over
+    "Sea Level ..... 1,000 VAC"). The cell boxes are the words' (a word holding the leader and the
+    value is cut where its dots end, by its characters). None unless most lines have a leader."""
+    rows = [r for r in c.rows if " ".join(r.cells).strip()]
+    if not rows or any(sum(1 for t in r.cells if t.strip()) > 1 for r in rows):
+        return None
+    texts = [" ".join(t for t in r.cells if t.strip()) for r in rows]
+    led = [bool(_LEADER_RE.search(t)) for t in texts]
+    if sum(led) < 2 or sum(led) * 2 < len(rows):
+        return None
+    first = rows[0]
+    out = [
+        TableRow(
+            page=first.page,
+            bbox_pdf=first.bbox_pdf,
+            cells=["Parameter", "Value", "Conditions"],
+            text="Parameter Value Conditions",
+            is_header=True,
+            cell_boxes=[first.bbox_pdf, first.bbox_pdf, first.bbox_pdf],
+        )
+    ]
+    heading: tuple[str, float] | None = None  # a leaderless line's text and left edge
+    for r, t, has in zip(rows, texts, led, strict=True):
+        ws = sorted(
+            (w for w in (words(r.page) if words is not None else []) if _inside(w, r.bbox_pdf)),
+            key=lambda w: w.bbox_pdf.x0,
+        )
+        x_left = ws[0].bbox_pdf.x0 if ws else r.bbox_pdf.x0
+        if not has:
+            heading = (t.strip(" :"), x_left) if not re.search(r"\d", t) else None
+            continue
+        leaders = list(_LEADER_RE.finditer(t))  # a leader broken by wider spaces is still one
+        name, value = t[: leaders[0].start()].strip(" :,."), t[leaders[-1].end() :].strip(" .")
+        if not name or not value:
+            continue
+        if heading is not None and x_left > heading[1] + 3:
+            name = f"{heading[0]}, {name}"
+        elif heading is not None:
+            heading = None
+        cond = ""
+        at = re.search(r"\s@\s?|\s(?=at\s)", value)
+        if at:
+            value, cond = value[: at.start()].strip(), value[at.end() :].strip()
+        name_box, value_box = r.bbox_pdf, r.bbox_pdf
+        if ws:
+            k = max((i for i, w in enumerate(ws) if _LEADER_RE.search(w.text) or set(w.text) <= {".", "…", "·"}), default=-1)
+            after = ws[k + 1 :]
+            boxes = [w.bbox_pdf for w in after]
+            if k >= 0:
+                w = ws[k]
+                tail = _LEADER_RE.split(w.text)[-1]
+                if tail.strip():  # "....36V": the value's part of the word, cut by its characters
+                    b = w.bbox_pdf
+                    frac = (len(w.text) - len(tail)) / max(len(w.text), 1)
+                    boxes.insert(0, BBox(b.x0 + (b.x1 - b.x0) * frac, b.y0, b.x1, b.y1))
+            if boxes:
+                value_box = union_box(boxes)
+            before = [w.bbox_pdf for w in ws[: max(k, 0)] if not set(w.text) <= {".", "…", "·"}]
+            if before:
+                name_box = union_box(before)
+        out.append(
+            TableRow(
+                page=r.page,
+                bbox_pdf=r.bbox_pdf,
+                cells=[name, value, cond],
+                text=t,
+                cell_boxes=[name_box, value_box, r.bbox_pdf],
+            )
+        )
+    return out if len(out) > 1 else None
+
+
+def _inside(w: Word, b: BBox) -> bool:
+    cx, cy = w.bbox_pdf.center
+    return b.x0 - 0.5 <= cx <= b.x1 + 0.5 and b.y0 - 0.5 <= cy <= b.y1 + 0.5
+
+
+_FALLBACKS.append(_leader_rows)
 
 
 def _read_long(
@@ -724,13 +963,21 @@ def _aligned(row: TableRow, cols: _Cols) -> TableRow:
     if not head or len(row.cell_boxes) != len(row.cells):
         return row
     vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
-    if any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
+    other_grid = _SPANS and len(row.cells) != len(head)  # the body cut into other columns than the header
+    if not other_grid and any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
         return row  # the values sit in their header's cells: nothing to fix
 
     def home(b: BBox) -> int | None:
         cx = b.center[0]
         inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
-        return inside[0] if len(inside) == 1 else None
+        if len(inside) == 1:
+            return inside[0]
+        if not _SPANS:
+            return None
+        # a body cell spanning several grid columns (its text in the first, the header's in the
+        # second: merged cells drawn over a finer header grid): the one named header cell under it
+        under = [i for i in cols.names if i < len(head) and b.x0 - 0.5 <= head[i].center[0] <= b.x1 + 0.5]
+        return under[0] if len(under) == 1 else None
 
     cells = ["" for _ in head]
     boxes = [BBox(h.x0, row.bbox_pdf.y0, h.x1, row.bbox_pdf.y1) for h in head]
