@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -241,21 +242,31 @@ def test_fusion_choice_in_the_service_and_the_cli(served_data) -> None:  # noqa:
     assert "layoutrag (bm25)" in json.loads(r.output)["systems"]
 
 
+def _synthetic_rows(*, seed: int, queries: int, signal: Any, margin: float) -> Rows:
+    """20 noise candidates a query, 5 folds of equal size; the positive is the candidate with the
+    largest `signal(X)`, its feature 0 raised by `margin`."""
+    rng = np.random.default_rng(seed)
+    n_rows = queries * 20
+    X = rng.normal(size=(n_rows, len(FEATURES)))
+    qid = np.array([f"q{i // 20}" for i in range(n_rows)], dtype=object)
+    y = np.zeros(n_rows, dtype=np.int8)
+    score = signal(X)
+    for q in range(queries):
+        r = np.arange(q * 20, q * 20 + 20)
+        top = r[np.argmax(score[r])]
+        y[top] = 1
+        X[top, 0] += margin
+    return Rows(X=X, y=y, qid=qid, fold=np.repeat(np.arange(5), n_rows // 5))
+
+
 def test_lambdarank_trees_rank_by_the_informative_feature_and_give_probabilities() -> None:
     pytest.importorskip("lightgbm")
     from layoutrag.evaluation.crossval import fit_trees
 
-    rng = np.random.default_rng(1)
-    n = len(FEATURES)
-    X = rng.normal(size=(400, n))
-    qid = np.array([f"q{i // 20}" for i in range(400)], dtype=object)
-    y = np.zeros(400, dtype=np.int8)
-    for q in range(20):  # one positive a query: the row with the largest feature 0, by a clear margin
-        rows = np.arange(q * 20, q * 20 + 20)
-        top = rows[np.argmax(X[rows, 0])]
-        y[top] = 1
-        X[top, 0] += 1.0  # (without it, which held-out query a tie-close pair flips depends on the noise draw)
-    rows = Rows(X=X, y=y, qid=qid, fold=np.repeat(np.arange(5), 80))
+    # one positive a query: the row with the largest feature 0, by a clear margin (without it, which
+    # held-out query a tie-close pair flips depends on the noise draw)
+    rows = _synthetic_rows(seed=1, queries=20, signal=lambda X: X[:, 0], margin=1.0)
+    X, y = rows.X, rows.y
     trees = fit_trees(rows, exclude_fold=4).with_page_below({3: 0.05})
     held = np.arange(320, 400)
     p = trees.score(X[held])
@@ -300,17 +311,8 @@ def test_tree_settings_are_chosen_on_folds_their_fits_did_not_see() -> None:
     from layoutrag.evaluation.crossval import choose_tree_settings, fit_trees
     from layoutrag.index.ranker import TREE_SETTINGS
 
-    rng = np.random.default_rng(2)
-    n = len(FEATURES)
-    X = rng.normal(size=(500, n))
-    qid = np.array([f"q{i // 20}" for i in range(500)], dtype=object)
-    y = np.zeros(500, dtype=np.int8)
-    for q in range(25):  # the positive: the row with the largest feature 0 + feature 1
-        r = np.arange(q * 20, q * 20 + 20)
-        top = r[np.argmax(X[r, 0] + X[r, 1])]
-        y[top] = 1
-        X[top, 0] += 0.5
-    rows = Rows(X=X, y=y, qid=qid, fold=np.repeat(np.arange(5), 100))
+    # the positive: the row with the largest feature 0 + feature 1
+    rows = _synthetic_rows(seed=2, queries=25, signal=lambda X: X[:, 0] + X[:, 1], margin=0.5)
     stump = {"n_estimators": 1, "learning_rate": 0.05, "num_leaves": 2, "min_child_samples": 20}
     seen: list[tuple[tuple[int, ...], int]] = []
 

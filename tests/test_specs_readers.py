@@ -9,6 +9,7 @@ import pymupdf
 
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow, Word
+from test_specs_gate import _row
 
 CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
 
@@ -22,17 +23,6 @@ def _pdf_words(lines: list[tuple[float, float, str]], font: str = "helv") -> lis
     words = [Word(text=w[4], bbox_pdf=Box(*w[:4])) for w in page.get_text("words")]
     doc.close()
     return words
-
-
-def _row(y0: float, y1: float, cells: list[tuple[str, float, float]], header: bool = False) -> TableRow:
-    return TableRow(
-        page=1,
-        bbox_pdf=Box(cells[0][1], y0, cells[-1][2], y1),
-        cells=[t for t, _, _ in cells],
-        text=" ".join(t for t, _, _ in cells if t),
-        is_header=header,
-        cell_boxes=[Box(x0, y0, x1, y1) for _, x0, x1 in cells],
-    )
 
 
 def _chunk(rows: list[TableRow], region: Box, title: str = "") -> Chunk:
