@@ -1,7 +1,7 @@
 """Re-run the spec stage over a data dir's stored chunks and pages (no re-ingest): counts.
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
-        [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders ...]
+        [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -66,6 +66,8 @@ def _without(change: str) -> None:
         stage._own_per_line = lambda name_cols, band_texts: set()
     elif change == "modifiers":
         specs_mod._modified = lambda name, matched: False
+    elif change == "supply-in-mode":
+        specs_mod.SUPPLY_IN_MODE = False
     elif change == "bilingual":
         stage._BILINGUAL = False
     elif change == "spans":

@@ -270,3 +270,13 @@ def test_cli(served_data: Path) -> None:
     series = _truth(served_data)[0]["part"]
     r = run("compare", series, "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["parts"] == [series]
+
+
+def test_a_supply_current_named_for_a_low_power_mode_is_the_standby_current() -> None:
+    from layoutrag.specs import match_parameter
+
+    assert match_parameter("Supply current in Standby mode")[0] == "standby_current"  # WCH's form
+    assert match_parameter("Supply current (shutdown)")[0] == "standby_current"  # MPS's form
+    assert match_parameter("Supply current in power-down mode", "IDD")[0] == "standby_current"
+    assert match_parameter("Supply current")[0] == "supply_current"
+    assert match_parameter("Operating current", "IDD")[0] == "supply_current"

@@ -436,12 +436,24 @@ def _modified(name: str, matched: str) -> bool:
 _STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
 
 
+# the low-power modes a supply current is printed for ("Supply current in Standby mode", "IDD in
+# power-down"): the vocabulary's standby-current names (standby, shutdown, sleep, power-down, 待机,
+# 关断), said of a mode
+_STANDBY_RE = re.compile(r"\b(?:standby|shutdown|shut-down|sleep|power[- ]?down|deep[- ]sleep)\b|待机|关断|休眠")
+
+
 def _storage(pid: str, name: str) -> str:
     """A temperature named "... during storage" / "storage ambient temperature" is the storage
-    temperature, whatever operating-temperature words it also holds."""
+    temperature, whatever operating-temperature words it also holds; a supply current named for a
+    low-power mode ("Supply current in Standby mode") is the standby current."""
     if pid == "operating_temperature" and _STORAGE_RE.search(name):
         return "storage_temperature"
+    if SUPPLY_IN_MODE and pid == "supply_current" and _STANDBY_RE.search(name):
+        return "standby_current"
     return pid
+
+
+SUPPLY_IN_MODE = True  # off for an ablation (benchmarks/spec_rerun.py --without supply-in-mode)
 
 
 def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:
