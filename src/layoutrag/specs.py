@@ -371,7 +371,7 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     if name:
         for n, pid, _, _ in _names():
             if name == n:
-                return _storage(_refined(pid, n, symbol, unit), raw), True
+                return _qualified(_refined(pid, n, symbol, unit), raw), True
         for n, pid, punit, whole in _names():
             if (
                 not whole
@@ -380,7 +380,7 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
                 and not _crossed(name, n, pid)
                 and not _modified(name, n)
             ):
-                return _storage(_refined(pid, n, symbol, unit), raw), True
+                return _qualified(_refined(pid, n, symbol, unit), raw), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
         for piece in (p.strip() for p in name.split("/") if "/" in name):
             for n, pid, punit, _ in _names():
@@ -442,7 +442,7 @@ _STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
 _STANDBY_RE = re.compile(r"\b(?:standby|shutdown|shut-down|sleep|power[- ]?down|deep[- ]sleep)\b|待机|关断|休眠")
 
 
-def _storage(pid: str, name: str) -> str:
+def _qualified(pid: str, name: str) -> str:
     """A temperature named "... during storage" / "storage ambient temperature" is the storage
     temperature, whatever operating-temperature words it also holds; a supply current named for a
     low-power mode ("Supply current in Standby mode") is the standby current."""
@@ -469,12 +469,18 @@ def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:
     return pid
 
 
-def _contains(text: str, name: str) -> bool:
+def _find(text: str, name: str) -> int:
+    """Where `name` first stands in `text` as a whole name (a Chinese name anywhere), else -1."""
     if name not in text:  # the cheap necessary test first (this runs for every name on every row)
-        return False
+        return -1
     if re.search(r"[\u4e00-\u9fff]", name):
-        return True
-    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
+        return text.index(name)
+    m = re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text)
+    return m.start() if m else -1
+
+
+def _contains(text: str, name: str) -> bool:
+    return _find(text, name) >= 0
 
 
 def _unit_ok(punit: str, unit: str, strict: bool = False) -> bool:
@@ -749,13 +755,11 @@ def parameters_named(text: str) -> list[str]:
     t = _dehyphen(fold(text).lower())
     found: list[tuple[int, str]] = []
     for n, pid in parameter_name_table():
-        if not _contains(t, n):
+        at = _find(t, n)
+        if at < 0:
             continue
-        m = re.search(re.escape(n) if re.search(r"[\u4e00-\u9fff]", n) else rf"(?<![\w]){re.escape(n)}(?![\w])", t)
-        if m is None:
-            continue
-        found.append((m.start(), pid))
-        t = t[: m.start()] + " " * (m.end() - m.start()) + t[m.end():]
+        found.append((at, pid))
+        t = t[:at] + " " * len(n) + t[at + len(n) :]
     out: list[str] = []
     for _, pid in sorted(found):
         if pid not in out:

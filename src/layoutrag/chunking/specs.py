@@ -611,12 +611,10 @@ def _read_rows(
 
 
 # --------------------------------------------------------------------------- tables the grid missed
-def _region_span(c: Chunk, page: int) -> tuple[float, float, float, float] | None:
+def _region_span(c: Chunk, page: int) -> BBox | None:
     """The box around the chunk's members on a page (the table as the layout model saw it)."""
     boxes = [m.bbox_pdf for m in c.regions if m.page == page]
-    if not boxes:
-        return None
-    return min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes), max(b.y1 for b in boxes)
+    return union_box(boxes) if boxes else None
 
 
 def _widened(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
@@ -745,7 +743,7 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
     heading: tuple[str, float] | None = None  # a leaderless line's text and left edge
     for r, t, has in zip(rows, texts, led, strict=True):
         ws = sorted(
-            (w for w in (words(r.page) if words is not None else []) if _inside(w, r.bbox_pdf)),
+            _words_in(words(r.page) if words is not None else [], r.bbox_pdf),
             key=lambda w: w.bbox_pdf.x0,
         )
         x_left = ws[0].bbox_pdf.x0 if ws else r.bbox_pdf.x0
@@ -791,11 +789,6 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
             )
         )
     return out if len(out) > 1 else None
-
-
-def _inside(w: Word, b: BBox) -> bool:
-    cx, cy = w.bbox_pdf.center
-    return b.x0 - 0.5 <= cx <= b.x1 + 0.5 and b.y0 - 0.5 <= cy <= b.y1 + 0.5
 
 
 _FALLBACKS.append(_leader_rows)

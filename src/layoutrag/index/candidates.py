@@ -102,13 +102,10 @@ def row_aka(row: Any) -> str:
     cells = [c for c in getattr(row, "cells", []) or [] if c and c.strip()]
     if not cells:
         return ""
-    from layoutrag.specs import match_parameter
-    from layoutrag.vocab import spec_parameters
+    from layoutrag.specs import match_parameter, parameter_names
 
     pid, known = match_parameter(cells[0], cells[1] if len(cells) > 1 else "")
     if not known:
         return ""
-    for p, _, names, symbols in spec_parameters():
-        if p == pid:
-            return " | ".join([n.lstrip("=") for n in names] + list(symbols))
-    return ""
+    names, symbols = parameter_names(pid)
+    return " | ".join([*names, *symbols])
