@@ -1,7 +1,8 @@
 """Re-run the spec stage over a data dir's stored chunks and pages (no re-ingest): counts.
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
-        [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode ...]
+        [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
+         symbol-font|leader-columns|leader-text|conditions-apart ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -15,7 +16,10 @@ gate (every value kept), the min./max. qualifier column, condition rows continui
 above, one-row tables read per line, the offset/drift/deviation words; or without one specs-5
 reader: bilingual header cells, body cells spanning header grid columns, an unheaded first column
 left of Symbol as the names, edge columns and a header
-line the grid left out, dot-leader ratings lists.
+line the grid left out, dot-leader ratings lists; or without one specs-6 change: symbol-font
+characters read (U+F02D as minus, ...), dot-leader lists the grid cut into cells or printed side by
+side, dot-leader lists in text chunks, the operating conditions printed under their own heading
+in a ratings block.
 """
 
 from __future__ import annotations
@@ -74,6 +78,14 @@ def _without(change: str) -> None:
         stage._SPANS = False
     elif change == "nameless":
         stage._NAMELESS = False
+    elif change == "leader-columns":
+        stage.LEADER_COLUMNS = False
+    elif change == "conditions-apart":
+        stage.CONDITIONS_APART = False
+    elif change == "leader-text":
+        stage.LEADER_TEXT = False
+    elif change == "symbol-font":
+        specs_mod._SYMBOL_FONT.clear()
     elif change in ("widened", "leaders"):
         drop = stage._widened if change == "widened" else stage._leader_rows
         stage._FALLBACKS[:] = [f for f in stage._FALLBACKS if f is not drop]

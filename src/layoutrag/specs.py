@@ -54,9 +54,27 @@ _PREFIX = {
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
+# A symbol font's characters, as a PDF's text layer often gives them: code c at U+F000 + c (the
+# "symbol" cmap of the OpenType spec, platform 3 encoding 0). Read by the Adobe Symbol encoding
+# (unicode.org/Public/MAPPINGS/VENDORS/ADOBE/symbol.txt), for the codes a spec value, unit or
+# symbol prints with: ASCII punctuation and digits, minus, degree, plus-minus, the comparison
+# signs, micro and the Greek letters of symbols (Ω ohm, θ thermal, Δ change), the infinity sign
+# (not λ: U+F06C is also the bullet of Wingdings-drawn lists).
+_SYMBOL_FONT = str.maketrans(
+    {0xF000 + c: chr(c) for c in range(0x20, 0x40) if c not in (0x22, 0x24, 0x27)}  # ∀ ∃ ∋ there
+    | {
+        0xF02D: "-", 0xF0B0: "°", 0xF0B1: "±", 0xF0A3: "≤", 0xF0B3: "≥", 0xF0B4: "×", 0xF0B8: "÷",
+        0xF06D: "µ", 0xF057: "Ω", 0xF077: "ω", 0xF071: "θ", 0xF051: "Θ", 0xF044: "Δ", 0xF064: "δ",
+        0xF061: "α", 0xF062: "β", 0xF067: "γ", 0xF070: "π", 0xF073: "σ", 0xF074: "τ",
+        0xF0D6: "√", 0xF0A5: "∞", 0xF0BB: "≈", 0xF0B9: "≠", 0xF0BC: "…",
+    }
+)  # fmt: skip
+
+
 def fold(text: str) -> str:
-    """NFKC, one kind of minus, µ for micro, Ω for ohm, °C for ℃, single spaces."""
-    t = unicodedata.normalize("NFKC", text)
+    """NFKC, symbol-font characters read (`_SYMBOL_FONT`), one kind of minus, µ for micro, Ω for
+    ohm, °C for ℃, single spaces."""
+    t = unicodedata.normalize("NFKC", text.translate(_SYMBOL_FONT))
     t = (
         t.replace("−", "-")
         .replace("–", "-")
@@ -181,6 +199,9 @@ _UNIT_TAIL = r"\s*([^\d\s].{0,11}?)?"
 _RANGE_RE = re.compile(
     rf"^(\d+[pnuµmkKMGR]\d+|{_NUM})\s*([^\d\s~\-+±.,][^\s~]*?)?{_RANGE_SEP}(\d+[pnuµmkKMGR]\d+|{_NUM}){_UNIT_TAIL}$"
 )
+# a ratings range up to a supply pin's voltage plus a margin ("-0.3V to VDD + 0.3V", "to (VCC+0.5)"):
+# JEDEC's pin-voltage ratings are printed so
+_TO_SUPPLY_RE = re.compile(r"(.+?)\s*(?:to|~)\s*\(?\s*V[A-Z]{1,5}\d?\s*[+]\s*\d[\d.]*\s*V?\s*\)?")
 _SINGLE_RE = re.compile(
     rf"^(<=|>=|≤|≥|<|>|max\.?|min\.?|typ\.?)?\s*(\d+[pnuµmkKMGR]\d+(?![\d.])|{_NUM}){_UNIT_TAIL}$",
     re.IGNORECASE,
@@ -225,6 +246,14 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     q = _QUAL_RE.search(t)
     if q and q.start() > 0:
         post, t = q.group(1), t[: q.start()].strip()
+    supply = _TO_SUPPLY_RE.fullmatch(t)
+    if supply:  # "-0.3V to VDD + 0.3V": the upper end follows a supply pin; the lower end is a number
+        low = parse_value(supply.group(1), unit_hint, "min")
+        if low is None or low.max is not None or low.tolerance or (low.min is None) == (low.typ is None):
+            return None
+        low.min, low.typ = low.typ if low.min is None else low.min, None
+        low.footnotes = notes + low.footnotes
+        return low
     paren = re.fullmatch(r"(.+?)\s*\(([^()]{3,})\)", t)
     if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
         t = paren.group(1).strip()
@@ -368,6 +397,8 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     parameter's unit for a name found inside a longer text or a symbol-only match."""
     name = _dehyphen(_norm_name(printed))
     raw = fold(printed).lower()
+    if name and _UNDER_BIAS_RE.search(name):
+        return name, False  # a stress rating's temperature, not a range the part works in
     if name:
         for n, pid, _, _ in _names():
             if name == n:
@@ -434,6 +465,10 @@ def _modified(name: str, matched: str) -> bool:
 
 
 _STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
+# "Ambient temperature under bias" / "with power applied": the absolute-maximum stress rating of the
+# temperature a powered part survives (the wording of MIL-STD-883 / JEDEC JESD22 bias-life tests,
+# printed in the ratings of Microchip, Intel, Atmel parts), not the operating range
+_UNDER_BIAS_RE = re.compile(r"\bunder bias\b|\bwith power applied\b|\bpower applied\b")
 
 
 # the low-power modes a supply current is printed for ("Supply current in Standby mode", "IDD in

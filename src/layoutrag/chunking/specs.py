@@ -29,6 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import pymupdf
+
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import union_box
 from layoutrag.records import (
@@ -64,7 +66,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-5"
+SPEC_STAGE_VERSION = "specs-6"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -174,16 +176,27 @@ def extract_specs(
     out: list[SpecValue] = []
     part = default_part(card)
     parts = (*card.series, *card.part_numbers)
+    seen: set[tuple[Any, ...]] = set()  # a line two chunks hold (a list and the text around it) is read once
+
+    def _key(v: SpecValue) -> tuple[Any, ...]:
+        return (v.page, v.part, *(round(x) for x in v.row_bbox_pdf), v.min, v.typ, v.max, v.unit)
+
     for c in chunks:
-        if c.block_type != "table" or not c.rows:
+        if c.block_type in ("text", "list") and c.unit == "unit":
+            values = _text_list_specs(card.doc_id, part, c, words, parts)
+        elif c.block_type != "table" or not c.rows:
             continue
-        values = _table_specs(card.doc_id, part, c, words, parts)
+        else:
+            values = _table_specs(card.doc_id, part, c, words, parts)
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
         for v in values:
             if v.table != "ordering" and ratings:
                 v.table = "ratings"
+        if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
+            _conditions_apart(c, values, words)
         kept, doubted = _gate(values)
-        out.extend(kept)
+        out.extend(v for v in kept if _key(v) not in seen)
+        seen.update(_key(v) for v in kept)
         if withheld is not None:
             withheld.extend(doubted)
     return out
@@ -299,6 +312,34 @@ def _norm_printed(text: str) -> str:
 _RATINGS_RE = re.compile(
     r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE
 )
+# the heading of the conditions a part is specified to work in (JEDEC: "recommended operating
+# conditions"), printed in the same block as its ratings
+_CONDITIONS_RE = re.compile(r"(?:recommended )?operating conditions|推荐工作条件|工作条件", re.IGNORECASE)
+CONDITIONS_APART = True  # specs-6; off for an ablation (benchmarks/spec_rerun.py --without conditions-apart)
+
+
+def _conditions_apart(c: Chunk, values: list[SpecValue], words: Callable[[int], list[Word]]) -> None:
+    """A ratings block that also prints the operating conditions under their own heading (a ratings
+    list, then "Recommended Operating Conditions" and its lines, in one column): the values below
+    that heading, up to the next ratings heading in the same column, are characteristics."""
+    if not CONDITIONS_APART:
+        return
+    heads = [
+        (r, bool(_CONDITIONS_RE.search(r.text)))
+        for r in _line_rows(c, words)
+        if len(r.text) <= 60 and (_CONDITIONS_RE.search(r.text) or _RATINGS_RE.search(r.text))
+    ]
+    for v in values:
+        if v.table != "ratings":
+            continue
+        rb = v.row_bbox_pdf
+        above = [
+            (h, cond)
+            for h, cond in heads
+            if h.page == v.page and h.bbox_pdf.y1 <= rb.y0 + 1 and rb.x0 - 30 <= h.bbox_pdf.x0 <= rb.x0 + 3
+        ]
+        if above and max(above, key=lambda hc: hc[0].bbox_pdf.y1)[1]:
+            v.table = "characteristics"
 
 
 @dataclass
@@ -557,7 +598,7 @@ def _table_specs(
     leaders (`_leader_rows`)."""
     out = _read_rows(doc_id, part, c, c.rows, words, parts)
     if out:
-        return out
+        return out + _leaders_beside(doc_id, part, c, words, parts, out)
     for reader in _FALLBACKS:
         rows = reader(c, words)
         if rows:
@@ -712,7 +753,7 @@ def _header_above(c: Chunk, first: TableRow, words: Callable[[int], list[Word]])
 
 _FALLBACKS.append(_widened)
 
-_LEADER_RE = re.compile(r"(?:\.\s?){4,}|…{2,}|(?:·\s?){4,}")
+_LEADER_RE = re.compile(r"(?:[.…·]\s?){4,}|…{2,}")  # dots, ellipses or middle dots, mixed too
 
 
 def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
@@ -725,9 +766,18 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
     rows = [r for r in c.rows if " ".join(r.cells).strip()]
     if not rows or any(sum(1 for t in r.cells if t.strip()) > 1 for r in rows):
         return None
+    return _leader_list(rows, words)
+
+
+def _leader_list(
+    rows: list[TableRow], words: Callable[[int], list[Word]] | None, *, need_unit: bool = False
+) -> list[TableRow] | None:
+    """`_leader_rows` on rows of one cell each, in reading order. `need_unit`: a line is read only
+    when its value prints a unit (a contents list's "Features ...... 1" is not a rating), and the
+    lines need not be mostly leader lines (headings, a thermal table's bare numbers beside them)."""
     texts = [" ".join(t for t in r.cells if t.strip()) for r in rows]
     led = [bool(_LEADER_RE.search(t)) for t in texts]
-    if sum(led) < 2 or sum(led) * 2 < len(rows):
+    if sum(led) < 2 or (sum(led) * 2 < len(rows) and not need_unit):
         return None
     first = rows[0]
     out = [
@@ -748,20 +798,28 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
         )
         x_left = ws[0].bbox_pdf.x0 if ws else r.bbox_pdf.x0
         if not has:
-            heading = (t.strip(" :"), x_left) if not re.search(r"\d", t) else None
+            # a heading: no number but in parentheses ("Continuous power dissipation (TA=+25°C) (2)")
+            heading = (t.strip(" :"), x_left) if not re.search(r"\d", re.sub(r"\([^()]*\)", "", t)) else None
             continue
         leaders = list(_LEADER_RE.finditer(t))  # a leader broken by wider spaces is still one
-        name, value = t[: leaders[0].start()].strip(" :,."), t[leaders[-1].end() :].strip(" .")
+        name, value = t[: leaders[0].start()].strip(" :,."), t[leaders[-1].end() :].strip(" .…·")
+        name = name.lstrip("•·▪■◆●-–* ") if need_unit else name
         if not name or not value:
             continue
+        unit = (parse_value(value) or ParsedValue()).unit
+        if need_unit and not unit:
+            continue
+        cond = ""
         if heading is not None and x_left > heading[1] + 3:
-            name = f"{heading[0]}, {name}"
+            if need_unit and _sub_condition(heading[0], name, unit):
+                name, cond = heading[0], name  # "Maximum Junction Temperature" over "Plastic Packages"
+            else:
+                name = f"{heading[0]}, {name}"
         elif heading is not None:
             heading = None
-        cond = ""
         at = re.search(r"\s@\s?|\s(?=at\s)", value)
         if at:
-            value, cond = value[: at.start()].strip(), value[at.end() :].strip()
+            value, cond = value[: at.start()].strip(), ", ".join(x for x in (cond, value[at.end() :].strip()) if x)
         name_box, value_box = r.bbox_pdf, r.bbox_pdf
         if ws:
             k = max((i for i, w in enumerate(ws) if _LEADER_RE.search(w.text) or set(w.text) <= {".", "…", "·"}), default=-1)
@@ -772,7 +830,10 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
                 tail = _LEADER_RE.split(w.text)[-1]
                 if tail.strip():  # "....36V": the value's part of the word, cut by its characters
                     b = w.bbox_pdf
-                    frac = (len(w.text) - len(tail)) / max(len(w.text), 1)
+                    # the cut where the dots end, by the characters' widths in Helvetica (PyMuPDF's
+                    # base-14 metrics; a dot is half a digit wide, so not by their count)
+                    whole = pymupdf.get_text_length(w.text, fontname="helv", fontsize=1)
+                    frac = 1 - pymupdf.get_text_length(tail, fontname="helv", fontsize=1) / max(whole, 1e-6)
                     boxes.insert(0, BBox(b.x0 + (b.x1 - b.x0) * frac, b.y0, b.x1, b.y1))
             if boxes:
                 value_box = union_box(boxes)
@@ -792,6 +853,112 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
 
 
 _FALLBACKS.append(_leader_rows)
+
+
+def _sub_condition(heading: str, name: str, unit: str) -> bool:
+    """A line indented under a heading names a case of the heading's parameter ("Temperature Range
+    (TA)" over "Ceramic Package (D Suffix)"), when the heading names a parameter of the value's unit
+    and the line alone names none."""
+    pid, known = match_parameter(heading, "", unit=unit)
+    if not known or parameter_unit(pid) != unit:
+        return False
+    return not match_parameter(f"{heading}, {name}", "", unit=unit)[1] and not match_parameter(name, "", unit=unit)[1]
+
+
+def _line_rows(c: Chunk, words: Callable[[int], list[Word]]) -> list[TableRow]:
+    """The printed lines inside a chunk's regions, one single-cell row each (words grouped by the
+    text layer's own lines), in reading order column by column: lists printed side by side (a
+    ratings list left, thermal data right) are split at the widest gap no value line crosses."""
+    out: list[TableRow] = []
+    for page in sorted({m.page for m in c.all_regions()}):
+        span = _region_span(c, page) or union_box(b for b in c.bboxes_pdf)
+        ws = _words_in(words(page), BBox(*span))
+        groups: dict[tuple[int, int], list[Word]] = {}
+        for w in ws:
+            groups.setdefault((w.block, w.line), []).append(w)
+        cut: list[list[Word]] = []  # a text-layer line cut where its words sit on different printed lines
+        for g in groups.values():
+            start = len(cut)
+            for w in sorted(g, key=lambda w: w.bbox_pdf.center[1]):
+                if len(cut) > start and w.bbox_pdf.center[1] - cut[-1][0].bbox_pdf.center[1] <= 3:
+                    cut[-1].append(w)
+                else:
+                    cut.append([w])
+        lines = sorted(
+            (sorted(g, key=lambda w: w.bbox_pdf.x0) for g in cut),
+            key=lambda g: (round(min(w.bbox_pdf.y0 for w in g)), g[0].bbox_pdf.x0),
+        )
+        boxes = [union_box(w.bbox_pdf for w in g) for g in lines]
+        texts = [" ".join(w.text for w in g) for g in lines]
+        # the x-ranges of the lines that hold a value: a gap none of them crosses splits the columns
+        ranges = sorted((b[0], b[2]) for b, t in zip(boxes, texts, strict=True) if _LEADER_RE.search(t))
+        cuts: list[float] = []
+        if ranges:
+            reach = ranges[0][1]
+            for x0, x1 in ranges[1:]:
+                if x0 - reach >= 6:
+                    cuts.append((x0 + reach) / 2)
+                reach = max(reach, x1)
+
+        col = [sum(1 for x in cuts if b[0] >= x) for b in boxes]
+        order = sorted(range(len(lines)), key=lambda i: (col[i], boxes[i][1], boxes[i][0]))
+        for i in order:
+            b = BBox(*boxes[i])
+            out.append(TableRow(page=page, bbox_pdf=b, cells=[texts[i]], text=texts[i], cell_boxes=[b]))
+    return out
+
+
+def _leader_columns(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A ratings list the table grid cut into cells (two lists side by side, names and values in
+    different cells): its printed lines read as a dot-leader list (`_leader_list`), each value with
+    a unit."""
+    if words is None or not LEADER_COLUMNS:
+        return None
+    return _leader_list(_line_rows(c, words), words, need_unit=True)
+
+
+_FALLBACKS.append(_leader_columns)
+
+
+def _leaders_beside(
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    words: Callable[[int], list[Word]] | None,
+    parts: tuple[str, ...],
+    read: list[SpecValue],
+) -> list[SpecValue]:
+    """A dot-leader ratings list in the same chunk as a table the grid read (the list printed just
+    above the characteristics table): its lines outside the rows already read (`_leader_columns`)."""
+    if words is None or not LEADER_COLUMNS or len(_LEADER_LINE_RE.findall(c.native_text)) < 2:
+        return []
+    rows = _leader_columns(c, words)
+    if not rows:
+        return []
+
+    def inside(v: SpecValue) -> bool:
+        cx, cy = v.row_bbox_pdf.center
+        return any(
+            u.page == v.page and u.row_bbox_pdf.x0 <= cx <= u.row_bbox_pdf.x1 and u.row_bbox_pdf.y0 <= cy <= u.row_bbox_pdf.y1
+            for u in read
+        )
+
+    return [v for v in _read_rows(doc_id, part, c, rows, words, parts) if not inside(v)]
+LEADER_COLUMNS = True  # specs-6; off for an ablation (benchmarks/spec_rerun.py --without leader-columns)
+LEADER_TEXT = True  # specs-6; off for an ablation (--without leader-text)
+_LEADER_LINE_RE = re.compile(r"(?:(?:[.…·]\s?){4,}|…{2,})[^\n]*\d")
+
+
+def _text_list_specs(
+    doc_id: str, part: str, c: Chunk, words: Callable[[int], list[Word]] | None, parts: tuple[str, ...]
+) -> list[SpecValue]:
+    """A ratings list printed as text (not a table to the layout model: "VDD ........ 6.0V" lines
+    under "Absolute Maximum Ratings"): read as a dot-leader list when two or more of its lines
+    have a leader and a number after it, each value with a unit."""
+    if words is None or not LEADER_TEXT or len(_LEADER_LINE_RE.findall(c.native_text)) < 2:
+        return []
+    rows = _leader_list(_line_rows(c, words), words, need_unit=True)
+    return _read_rows(doc_id, part, c, rows, words, parts) if rows else []
 
 
 def _read_long(
