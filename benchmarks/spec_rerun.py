@@ -49,8 +49,20 @@ def rerun(data: DataDir, doc_id: str) -> tuple[DocChunks, list[SpecValue], list[
     return dc, kept, withheld
 
 
+# the changes that have a switch: (module, name of the flag turned False)
+_FLAGS = {
+    "supply-in-mode": (specs_mod, "SUPPLY_IN_MODE"),
+    "bilingual": (stage, "_BILINGUAL"),
+    "spans": (stage, "_SPANS"),
+    "nameless": (stage, "_NAMELESS"),
+    "leader-columns": (stage, "LEADER_COLUMNS"),
+    "leader-text": (stage, "LEADER_TEXT"),
+    "conditions-apart": (stage, "CONDITIONS_APART"),
+}
+
+
 def _without(change: str) -> None:
-    """Turn one specs-4 or specs-5 change off in this process (an ablation)."""
+    """Turn one specs-4, specs-5 or specs-6 change off in this process (an ablation)."""
     if change == "gate":
         real = stage._long_row
 
@@ -70,20 +82,9 @@ def _without(change: str) -> None:
         stage._own_per_line = lambda name_cols, band_texts: set()
     elif change == "modifiers":
         specs_mod._modified = lambda name, matched: False
-    elif change == "supply-in-mode":
-        specs_mod.SUPPLY_IN_MODE = False
-    elif change == "bilingual":
-        stage._BILINGUAL = False
-    elif change == "spans":
-        stage._SPANS = False
-    elif change == "nameless":
-        stage._NAMELESS = False
-    elif change == "leader-columns":
-        stage.LEADER_COLUMNS = False
-    elif change == "conditions-apart":
-        stage.CONDITIONS_APART = False
-    elif change == "leader-text":
-        stage.LEADER_TEXT = False
+    elif change in _FLAGS:  # a module switch of its own
+        module, name = _FLAGS[change]
+        setattr(module, name, False)
     elif change == "symbol-font":
         specs_mod._SYMBOL_FONT.clear()
     elif change in ("widened", "leaders"):
