@@ -2,7 +2,7 @@
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
-         symbol-font|leader-columns|leader-text|conditions-apart ...]
+         symbol-font|leader-columns|leader-text|conditions-apart|one-group-part ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -58,6 +58,7 @@ _FLAGS = {
     "leader-columns": (stage, "LEADER_COLUMNS"),
     "leader-text": (stage, "LEADER_TEXT"),
     "conditions-apart": (stage, "CONDITIONS_APART"),
+    "one-group-part": (stage, "ONE_GROUP_PART"),
 }
 
 

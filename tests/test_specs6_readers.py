@@ -157,3 +157,22 @@ def test_a_leader_list_above_a_table_the_grid_read() -> None:
     assert got == [("supply_current", 0.0006, 0.001, "A"),
                    ("drain peak voltage", -0.3, 700.0, "V"),
                    ("storage_temperature", -65.0, 150.0, "°C")]
+
+
+def test_a_lone_column_group_headed_by_a_part_name_is_that_part() -> None:
+    # "PARAMETER SYMBOL XY100A UNITS" over "MIN TYP MAX": the family's XY100A column, not the series
+    card = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100", "XY100A"], part_numbers=["XY100AZ"])
+    lines = [(52, 108, "PARAMETER"), (152, 108, "SYMBOL"), (232, 108, "XY100A"), (312, 108, "UNITS"),
+             (202, 120, "MIN"), (232, 120, "TYP"), (262, 120, "MAX"),
+             (52, 134, "Supply Current"), (152, 134, "ISY"), (232, 134, "15"), (262, 134, "25"), (312, 134, "uA")]
+    words = _pdf_words(lines)
+    cols = [(50, 150), (150, 200), (200, 230), (230, 260), (260, 300), (300, 340)]
+    h1 = TableRow(page=1, bbox_pdf=Box(50, 100, 340, 112), cells=["PARAMETER", "SYMBOL", "", "XY100A", "", "UNITS"], is_header=True,
+                  cell_boxes=[Box(a, 100, b, 112) for a, b in cols])
+    h2 = TableRow(page=1, bbox_pdf=Box(50, 112, 340, 124), cells=["", "", "MIN", "TYP", "MAX", ""], is_header=True,
+                  cell_boxes=[Box(a, 112, b, 124) for a, b in cols])
+    body = TableRow(page=1, bbox_pdf=Box(50, 124, 340, 138), cells=["Supply Current", "ISY", "", "15", "25", "uA"],
+                    cell_boxes=[Box(a, 124, b, 138) for a, b in cols])
+    chunk = _chunk("table", Box(50, 100, 340, 138), "PARAMETER SYMBOL XY100A UNITS", [h1, h2, body])
+    vals = extract_specs(card, [chunk], lambda p: words)
+    assert [(v.parameter, v.typ, v.max, v.part) for v in vals] == [("supply_current", 1.5e-05, 2.5e-05, "XY100A")]

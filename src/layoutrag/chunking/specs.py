@@ -1208,14 +1208,15 @@ def _value_groups(
     """The value columns in groups: a new group starts where a role repeats (Min Max Min Max). With
     several groups each is named by the header words above its columns; a name that holds one of
     the document's part numbers or series is the group's part, any other (a speed grade, a
-    temperature range) goes with the value's conditions."""
+    temperature range) goes with the value's conditions. A lone group is named only by a header of
+    part names alone (the OP90A column of a family's datasheet): that part."""
     vcols = [(i, r) for i, r in sorted(cols.roles.items()) if r in _VALUE_ROLES]
     groups: list[_Group] = []
     for i, r in vcols:
         if not groups or any(r == q for _, q in groups[-1].cols):
             groups.append(_Group(cols=[]))
         groups[-1].cols.append((i, r))
-    if len(groups) < 2:
+    if not groups or (len(groups) < 2 and not (ONE_GROUP_PART and parts)):
         return groups
     page_words = words(first.page) if words is not None else []
     for g in groups:
@@ -1229,6 +1230,8 @@ def _value_groups(
         x0, x1 = min(b.x0 for b in xs), max(b.x1 for b in xs)
         texts: list[str] = []
         for row in cols.label_rows:
+            if len(groups) == 1 and not _is_header_row(row):
+                continue  # a lone group's part is printed in the header itself, not in a line above it
             boxes = [row.cell_boxes[i] for i, _ in g.cols if i < len(row.cell_boxes)]
             y0 = min((b.y0 for b in boxes), default=row.bbox_pdf.y0)
             y1 = max((b.y1 for b in boxes), default=row.bbox_pdf.y1)
@@ -1250,7 +1253,14 @@ def _value_groups(
         g.label = fold(" ".join(t for t in texts if _role_of(t)[0] is None)).strip(" ,;")
         if g.label and _names_part(g.label, parts):
             g.part = g.label
+    if len(groups) == 1:  # one group: named for a part only by a header of part names alone ("OP90A")
+        g = groups[0]
+        whole = bool(g.label) and all(_names_part(t, parts) for t in re.split(r"[\s,;]+", g.label) if t)
+        g.label = g.part = g.label if whole else ""
     return groups
+
+
+ONE_GROUP_PART = True  # specs-6; off for an ablation (benchmarks/spec_rerun.py --without one-group-part)
 
 
 def _norm_part(s: str) -> str:
