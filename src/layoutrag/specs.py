@@ -16,7 +16,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from layoutrag.errors import InputError
 from layoutrag.records import SpecConstraint, SpecValue
@@ -71,6 +71,7 @@ _SYMBOL_FONT = str.maketrans(
 )  # fmt: skip
 
 
+@lru_cache(maxsize=1 << 16)  # the same cells and names are folded again and again by the spec stage
 def fold(text: str) -> str:
     """NFKC, symbol-font characters read (`_SYMBOL_FONT`), one kind of minus, µ for micro, Ω for
     ohm, °C for ℃, single spaces."""

@@ -912,7 +912,7 @@ def _leader_columns(c: Chunk, words: Callable[[int], list[Word]] | None) -> list
     """A ratings list the table grid cut into cells (two lists side by side, names and values in
     different cells): its printed lines read as a dot-leader list (`_leader_list`), each value with
     a unit."""
-    if words is None or not LEADER_COLUMNS:
+    if words is None or not LEADER_COLUMNS or len(_LEADER_LINE_RE.findall(c.native_text)) < 2:
         return None
     return _leader_list(_line_rows(c, words), words, need_unit=True)
 
@@ -930,8 +930,6 @@ def _leaders_beside(
 ) -> list[SpecValue]:
     """A dot-leader ratings list in the same chunk as a table the grid read (the list printed just
     above the characteristics table): its lines outside the rows already read (`_leader_columns`)."""
-    if words is None or not LEADER_COLUMNS or len(_LEADER_LINE_RE.findall(c.native_text)) < 2:
-        return []
     rows = _leader_columns(c, words)
     if not rows:
         return []
