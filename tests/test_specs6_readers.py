@@ -176,3 +176,15 @@ def test_a_lone_column_group_headed_by_a_part_name_is_that_part() -> None:
     chunk = _chunk("table", Box(50, 100, 340, 138), "PARAMETER SYMBOL XY100A UNITS", [h1, h2, body])
     vals = extract_specs(card, [chunk], lambda p: words)
     assert [(v.parameter, v.typ, v.max, v.part) for v in vals] == [("supply_current", 1.5e-05, 2.5e-05, "XY100A")]
+
+
+def test_a_value_prints_its_unit_once() -> None:
+    from layoutrag.records import SpecValue
+
+    def v(text: str, unit: str) -> SpecValue:
+        return SpecValue(doc_id="d", part="p", parameter="x", parameter_printed="x", value_text=text,
+                         unit_printed=unit, page=1, row_bbox_pdf=Box(0, 0, 1, 1))
+
+    assert v("150°C", "°C").printed() == "150°C"  # the cell printed its unit
+    assert v("12.5", "pF").printed() == "12.5 pF"  # the unit from the Unit column
+    assert v("-40 / 85", "").printed() == "-40 / 85"

@@ -283,7 +283,7 @@ def specs(
             doubt = f"[yellow]withheld: {escape(v.doubt)}[/yellow] " if v.doubt else ""
             console.print(
                 f"{doubt}p{v.page} [bold]{escape(v.part)}[/bold] {escape(v.parameter)} ({escape(v.parameter_printed)}) "
-                f"{escape(nums)}  [dim]printed {escape(v.value_text)} {escape(v.unit_printed)}  cell [{box}] {v.table}[/dim]",
+                f"{escape(nums)}  [dim]printed {escape(v.printed())}  cell [{box}] {v.table}[/dim]",
                 highlight=False,
             )
         console.print(f"{len(values)} {'withheld ' if withheld else ''}values")
@@ -309,7 +309,7 @@ def specs(
         )
         for m in r.matches:
             ev = "; ".join(
-                f"{v.value_text} {v.unit_printed} (p{v.page} [{','.join(f'{x:.0f}' for x in v.cells[0].bbox_pdf)}])"
+                f"{v.printed()} (p{v.page} [{','.join(f'{x:.0f}' for x in v.cells[0].bbox_pdf)}])"
                 for v in m.values[:3]
                 if v.cells
             )
@@ -338,7 +338,7 @@ def compare(
         t.add_row(
             row.parameter,
             *(
-                "\n".join(f"{v.value_text} {v.unit_printed} (p{v.page})" for v in cell) or "-"
+                "\n".join(f"{v.printed()} (p{v.page})" for v in cell) or "-"
                 for cell in row.cells
             ),
         )

@@ -359,6 +359,13 @@ class SpecValue(Record):
     # a doubted value is stored under DocSpecs.withheld, never among the values queries read
     doubt: str = ""
 
+    def printed(self) -> str:
+        """The value as printed with its unit once ("150°C", "12.5 pF"): `value_text`, with
+        `unit_printed` after it unless the cell printed the unit already."""
+        if not self.unit_printed or self.value_text.rstrip().endswith(self.unit_printed):
+            return self.value_text
+        return f"{self.value_text} {self.unit_printed}"
+
 
 class DocSpecs(Record):
     """The content of ``docs/{doc_id}/specs.json``."""

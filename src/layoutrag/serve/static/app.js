@@ -409,7 +409,8 @@ function specValueLinks(values) {
   if (!values || !values.length) return '<span class="faint">–</span>';
   return values.slice(0, 4).map((v) => {
     const c = v.cells[0];
-    const label = `${v.value_text} ${v.unit_printed}`.trim();
+    const unitShown = !v.unit_printed || v.value_text.trimEnd().endsWith(v.unit_printed);  // as SpecValue.printed()
+    const label = (unitShown ? v.value_text : `${v.value_text} ${v.unit_printed}`).trim();
     if (!c) return esc(label);
     return `<a class="speccell" href="${esc(cellHref(v, c))}" title="${esc(v.parameter_printed + ": " + (v.conditions || ""))} — page ${v.page}">${esc(label)}</a>`;
   }).join("<br>");
