@@ -188,3 +188,18 @@ def test_a_value_prints_its_unit_once() -> None:
     assert v("150°C", "°C").printed() == "150°C"  # the cell printed its unit
     assert v("12.5", "pF").printed() == "12.5 pF"  # the unit from the Unit column
     assert v("-40 / 85", "").printed() == "-40 / 85"
+
+
+def test_search_reads_a_ratings_list_printed_as_text_without_page_words() -> None:
+    from layoutrag.chunking.specs import chunk_specs
+    from layoutrag.specs import check, parse_constraint
+
+    text = ("Absolute Maximum Ratings\nVDD ........................................ 6.0V\n"
+            "Storage temperature ..................... -65°C to +150°C\n"
+            "Junction Temperature (TJ) ................. 150°C")
+    chunk = _chunk("text", Box(75, 90, 400, 165), text).model_copy(update={"bboxes_pdf": [Box(75, 90, 400, 165)]})
+    vals = chunk_specs(chunk)
+    assert {(v.parameter, v.min, v.max) for v in vals} >= {("storage_temperature", -65.0, 150.0)}
+    assert check(parse_constraint("junction temperature >= 150"), vals)[0] == "meets"
+    contents = _chunk("list", Box(75, 90, 400, 165), "1 Features ........................ 1\n2 Applications .................... 1")
+    assert chunk_specs(contents) == []  # a contents list: no units, no values

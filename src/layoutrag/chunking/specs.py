@@ -203,9 +203,16 @@ def extract_specs(
 
 
 def chunk_specs(chunk: Chunk) -> list[SpecValue]:
-    """The spec values of one table chunk read from its rows alone (no page words, no document
-    card: the part is left empty) - what search checks a query's numeric constraints against.
-    Values the gate doubts are left out, as from the stored specs."""
+    """The spec values of one table chunk read from its rows alone, or of a dot-leader list
+    printed as text read from its text's lines (no page words, no document card: the part is
+    left empty) - what search checks a query's numeric constraints against. Values the gate
+    doubts are left out, as from the stored specs."""
+    if chunk.block_type in ("text", "list") and LEADER_TEXT and len(_LEADER_LINE_RE.findall(chunk.native_text)) >= 2:
+        box = union_box(chunk.bboxes_pdf) if chunk.bboxes_pdf else BBox(0, 0, 0, 0)
+        lines = [t.strip() for t in chunk.native_text.splitlines() if t.strip()]
+        rows = [TableRow(page=chunk.page, bbox_pdf=BBox(*box), cells=[t], text=t, cell_boxes=[BBox(*box)]) for t in lines]
+        leader = _leader_list(rows, None, need_unit=True)
+        return _gate(_read_rows(chunk.doc_id, "", chunk, leader, None))[0] if leader else []
     if chunk.block_type != "table" or not chunk.rows:
         return []
     return _gate(_table_specs(chunk.doc_id, "", chunk, None))[0]
