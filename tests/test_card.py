@@ -127,6 +127,14 @@ def _doc(texts: list[tuple[str, str]], *, file_name: str = "x.pdf") -> Document:
             ],
             "wireless SoC",
         ),
+        # distributor categories beyond timing parts: a kind not listed is not given the nearest type
+        ([("text", "64K SPI Bus Serial EEPROM"), ("list_item", "ESD protection on all pins > 4 kV")], "EEPROM"),
+        ([("text", "CMOS Video Speed 6-Bit Flash A/D Converter")], "ADC"),
+        ([("text", "8-Bit D/A Converter")], "DAC"),
+        ([("text", "16x2 character LCD module"), ("text", "STN liquid crystal, yellow-green")], "LCD module"),
+        ([("text", "Hall-Effect-Based Linear Current Sensor IC")], "current sensor"),
+        ([("text", "N-channel 60 V Power MOSFET")], "MOSFET"),
+        ([("text", "1A Standalone Linear Li-Ion Battery Charger with Thermal Regulation")], "battery charger"),
     ],
 )
 def test_product_type_rules(texts, expected):
