@@ -875,7 +875,8 @@ def _sub_condition(heading: str, name: str, unit: str) -> bool:
 def _line_rows(c: Chunk, words: Callable[[int], list[Word]]) -> list[TableRow]:
     """The printed lines inside a chunk's regions, one single-cell row each (words grouped by the
     text layer's own lines), in reading order column by column: lists printed side by side (a
-    ratings list left, thermal data right) are split at the widest gap no value line crosses."""
+    ratings list left, thermal data right) are split at every gap of 6 pt or more that no leader
+    line crosses."""
     out: list[TableRow] = []
     for page in sorted({m.page for m in c.all_regions()}):
         span = _region_span(c, page) or union_box(b for b in c.bboxes_pdf)
@@ -949,6 +950,8 @@ def _leaders_beside(
         )
 
     return [v for v in _read_rows(doc_id, part, c, rows, words, parts) if not inside(v)]
+
+
 LEADER_COLUMNS = True  # specs-6; off for an ablation (benchmarks/spec_rerun.py --without leader-columns)
 LEADER_TEXT = True  # specs-6; off for an ablation (--without leader-text)
 _LEADER_LINE_RE = re.compile(r"(?:(?:[.…·]\s?){4,}|…{2,})[^\n]*\d")
