@@ -70,7 +70,10 @@ def test_a_range_up_to_a_supply_pin_keeps_its_lower_end() -> None:
         v = parse_value(text)
         assert v is not None and v.max is None and v.typ is None and v.unit == "V", text
     assert parse_value("-0.3V to VDD + 0.3V").min == -0.3  # type: ignore[union-attr]
-    assert parse_value("GND - 0.3V to 5.5V") is None  # no number at the lower end: not read
+    below = parse_value("GND - 0.3V to 5.5V")  # a limit printed against ground: ground is 0 V
+    assert below is not None and (below.min, below.max, below.unit) == (-0.3, 5.5, "V")
+    assert parse_value("VSS-0.3", role="min").min == -0.3  # type: ignore[union-attr]
+    assert parse_value("VSS to VDD") is None
 
 
 def test_a_temperature_under_bias_is_a_stress_rating_not_the_operating_range() -> None:

@@ -202,6 +202,9 @@ _RANGE_RE = re.compile(
 )
 # a ratings range up to a supply pin's voltage plus a margin ("-0.3V to VDD + 0.3V", "to (VCC+0.5)"):
 # JEDEC's pin-voltage ratings are printed so
+# a limit printed against ground ("GND - 0.3V to 5.5V", "VSS-0.3" under Min): ground is 0 V, so it is
+# the negative number (JEDEC's pin-voltage ratings)
+_BELOW_GROUND_RE = re.compile(r"^[ADP]?(?:GND|VSS)\s*-\s*(?=\d)", re.IGNORECASE)
 _TO_SUPPLY_RE = re.compile(r"(.+?)\s*(?:to|~)\s*\(?\s*V[A-Z]{1,5}\d?\s*[+]\s*\d[\d.]*\s*V?\s*\)?")
 _SINGLE_RE = re.compile(
     rf"^(<=|>=|≤|≥|<|>|max\.?|min\.?|typ\.?)?\s*(\d+[pnuµmkKMGR]\d+(?![\d.])|{_NUM}){_UNIT_TAIL}$",
@@ -247,6 +250,7 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     q = _QUAL_RE.search(t)
     if q and q.start() > 0:
         post, t = q.group(1), t[: q.start()].strip()
+    t = _BELOW_GROUND_RE.sub("-", t)  # "GND - 0.3V", "VSS-0.3": a voltage below ground, ground being 0 V
     supply = _TO_SUPPLY_RE.fullmatch(t)
     if supply:  # "-0.3V to VDD + 0.3V": the upper end follows a supply pin; the lower end is a number
         low = parse_value(supply.group(1), unit_hint, "min")
