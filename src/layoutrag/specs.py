@@ -200,11 +200,11 @@ _UNIT_TAIL = r"\s*([^\d\s].{0,11}?)?"
 _RANGE_RE = re.compile(
     rf"^(\d+[pnuµmkKMGR]\d+|{_NUM})\s*([^\d\s~\-+±.,][^\s~]*?)?{_RANGE_SEP}(\d+[pnuµmkKMGR]\d+|{_NUM}){_UNIT_TAIL}$"
 )
-# a ratings range up to a supply pin's voltage plus a margin ("-0.3V to VDD + 0.3V", "to (VCC+0.5)"):
-# JEDEC's pin-voltage ratings are printed so
 # a limit printed against ground ("GND - 0.3V to 5.5V", "VSS-0.3" under Min): ground is 0 V, so it is
 # the negative number (JEDEC's pin-voltage ratings)
 _BELOW_GROUND_RE = re.compile(r"^[ADP]?(?:GND|VSS)\s*-\s*(?=\d)", re.IGNORECASE)
+# a ratings range up to a supply pin's voltage plus a margin ("-0.3V to VDD + 0.3V", "to (VCC+0.5)"):
+# JEDEC's pin-voltage ratings are printed so
 _TO_SUPPLY_RE = re.compile(r"(.+?)\s*(?:to|~)\s*\(?\s*V[A-Z]{1,5}\d?\s*[+]\s*\d[\d.]*\s*V?\s*\)?")
 _SINGLE_RE = re.compile(
     rf"^(<=|>=|≤|≥|<|>|max\.?|min\.?|typ\.?)?\s*(\d+[pnuµmkKMGR]\d+(?![\d.])|{_NUM}){_UNIT_TAIL}$",
@@ -473,7 +473,7 @@ _STORAGE_RE = re.compile(r"\bstorage\b|存储|贮存")
 # "Ambient temperature under bias" / "with power applied": the absolute-maximum stress rating of the
 # temperature a powered part survives (the wording of MIL-STD-883 / JEDEC JESD22 bias-life tests,
 # printed in the ratings of Microchip, Intel, Atmel parts), not the operating range
-_UNDER_BIAS_RE = re.compile(r"\bunder bias\b|\bwith power applied\b|\bpower applied\b")
+_UNDER_BIAS_RE = re.compile(r"\bunder bias\b|\bpower applied\b")  # "with power applied" too
 
 
 # the low-power modes a supply current is printed for ("Supply current in Standby mode", "IDD in

@@ -207,7 +207,7 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
     printed as text read from its text's lines (no page words, no document card: the part is
     left empty) - what search checks a query's numeric constraints against. Values the gate
     doubts are left out, as from the stored specs."""
-    if chunk.block_type in ("text", "list") and LEADER_TEXT and len(_LEADER_LINE_RE.findall(chunk.native_text)) >= 2:
+    if chunk.block_type in ("text", "list") and LEADER_TEXT and _leader_lines(chunk.native_text):
         box = union_box(chunk.bboxes_pdf) if chunk.bboxes_pdf else BBox(0, 0, 0, 0)
         lines = [t.strip() for t in chunk.native_text.splitlines() if t.strip()]
         rows = [TableRow(page=chunk.page, bbox_pdf=BBox(*box), cells=[t], text=t, cell_boxes=[BBox(*box)]) for t in lines]
@@ -602,7 +602,8 @@ def _table_specs(
     """The values of one table chunk. When its grid as stored yields none, the table forms a
     grid detector misses are tried, each only then (a table read as stored is never read again):
     rows whose edge columns the grid left out (`_widened`), a ratings list printed with dot
-    leaders (`_leader_rows`)."""
+    leaders (`_leader_rows`), one the grid cut into cells (`_leader_columns`). A table read as
+    stored also gives a dot-leader list printed beside it in the chunk (`_leaders_beside`)."""
     out = _read_rows(doc_id, part, c, c.rows, words, parts)
     if out:
         return out + _leaders_beside(doc_id, part, c, words, parts, out)
@@ -769,7 +770,7 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
     the value right of it ("10 mA @ 5 VDC": the value, then its condition). A line with no leader
     and nothing after it heads the indented lines below it ("Dielectric Withstanding Voltage" over
     "Sea Level ..... 1,000 VAC"). The cell boxes are the words' (a word holding the leader and the
-    value is cut where its dots end, by its characters). None unless most lines have a leader."""
+    value is cut where its dots end, by its characters' widths). None unless most lines have a leader."""
     rows = [r for r in c.rows if " ".join(r.cells).strip()]
     if not rows or any(sum(1 for t in r.cells if t.strip()) > 1 for r in rows):
         return None
@@ -920,7 +921,7 @@ def _leader_columns(c: Chunk, words: Callable[[int], list[Word]] | None) -> list
     """A ratings list the table grid cut into cells (two lists side by side, names and values in
     different cells): its printed lines read as a dot-leader list (`_leader_list`), each value with
     a unit."""
-    if words is None or not LEADER_COLUMNS or len(_LEADER_LINE_RE.findall(c.native_text)) < 2:
+    if words is None or not LEADER_COLUMNS or not _leader_lines(c.native_text):
         return None
     return _leader_list(_line_rows(c, words), words, need_unit=True)
 
@@ -957,13 +958,19 @@ LEADER_TEXT = True  # specs-6; off for an ablation (--without leader-text)
 _LEADER_LINE_RE = re.compile(r"(?:(?:[.…·]\s?){4,}|…{2,})[^\n]*\d")
 
 
+def _leader_lines(text: str) -> bool:
+    """Two or more lines of `text` hold a dot leader with a number after it: the cheap test before
+    a chunk's lines are read as a dot-leader list."""
+    return len(_LEADER_LINE_RE.findall(text)) >= 2
+
+
 def _text_list_specs(
     doc_id: str, part: str, c: Chunk, words: Callable[[int], list[Word]] | None, parts: tuple[str, ...]
 ) -> list[SpecValue]:
     """A ratings list printed as text (not a table to the layout model: "VDD ........ 6.0V" lines
     under "Absolute Maximum Ratings"): read as a dot-leader list when two or more of its lines
     have a leader and a number after it, each value with a unit."""
-    if words is None or not LEADER_TEXT or len(_LEADER_LINE_RE.findall(c.native_text)) < 2:
+    if words is None or not LEADER_TEXT or not _leader_lines(c.native_text):
         return []
     rows = _leader_list(_line_rows(c, words), words, need_unit=True)
     return _read_rows(doc_id, part, c, rows, words, parts) if rows else []
