@@ -96,6 +96,17 @@ def test_parameters_by_name_symbol_and_language() -> None:
     assert match_parameter("Gizmo factor", "GZ") == ("gizmo factor", False)  # kept under its printed name
 
 
+def test_frequency_is_generic_only_whole() -> None:
+    # "frequency" alone or a listed kind of it is the part's frequency; premodified it is another
+    # quantity (a transistor's transition frequency, a filter's cut-off), kept under its own name
+    assert match_parameter("Frequency", "") == ("frequency", True)
+    assert match_parameter("Output frequency", "") == ("frequency", True)
+    assert match_parameter("Nominal frequency", "f0") == ("frequency", True)
+    assert match_parameter("Transition frequency", "fT", unit="Hz") == ("transition frequency", False)
+    assert match_parameter("Cut-off frequency", "fc", unit="Hz") == ("cut off frequency", False)
+    assert match_parameter("Frequency at the SCL pin", "", unit="Hz")[1] is False
+
+
 def test_constraints_and_their_errors() -> None:
     c = parse_constraint("ESR <= 50 kohm")
     assert (c.parameter, c.op, c.value, c.unit) == ("esr", "<=", 50000.0, "ohm")
