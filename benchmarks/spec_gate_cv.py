@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
-
 from spec_gate_features import FEATURES, features
+
 from layoutrag.chunking.specs import default_part
 from layoutrag.records import DocChunks, Document, SpecValue, Word
 from layoutrag.storage import DataDir

@@ -107,6 +107,26 @@ def test_ratios_under_a_quantitys_name_and_parenthesised_symbols_are_not_doubted
     assert [(v.parameter_printed, v.doubt) for v in held] == [("(peak-to-peak)", "name"), ("-", "name")]
 
 
+def test_a_parameter_cell_stating_a_condition_is_no_name() -> None:
+    # specs-7: an "=" with no word before it is a condition (a subscript the text layer split off
+    # its letter, "V S"; two symbols set equal; an angle), not the name of the row's quantity
+    rows = [
+        HEAD,
+        _body(110, "V S=+30V, +25 °C", "", "56", "82", "µA"),
+        _body(120, "V DRM =V RRM", "", "", "5", "µA"),
+        _body(130, "Φ=25°", "", "4.0", "", "V"),
+        _body(140, "Ripple Rejection (Vin-Vout = 6.4 V)", "", "68", "", "dB"),  # a name, then its condition
+        _body(150, "工作电流(FE=1)", "", "200", "", "nA"),  # a Chinese name before the "="
+    ]
+    kept, held = _read(rows)
+    assert [v.parameter_printed for v in kept] == ["Ripple Rejection (Vin-Vout = 6.4 V)", "工作电流(FE=1)"]
+    assert [(v.parameter_printed, v.doubt) for v in held] == [
+        ("V S=+30V, +25 °C", "name"),
+        ("V DRM =V RRM", "name"),
+        ("Φ=25°", "name"),
+    ]
+
+
 def test_letter_spaced_headers_infinite_limits_and_parameter_rows_under_a_named_group() -> None:
     # "I T E M" is the Item header: the row's name is in its column, not in the Condition column
     head = _row(100, 110, [("I T E M", 50, 150), ("CONDITION", 150, 220), ("MIN.", 220, 260), ("MAX.", 260, 300)], True)
@@ -136,7 +156,7 @@ def test_withheld_values_are_stored_apart_and_answer_no_query(tmp_path: Path) ->
     atomic_write_json(data.chunks_json("d"), DocChunks(key="k1", card=CARD, chunks=[_chunk(rows)]))
     assert specs_and_save(data, "d") == 1
     ds = load_doc_specs(data, "d")
-    assert ds.key.endswith(f"+{SPEC_STAGE_VERSION}+" + ds.key.rsplit("+", 1)[1]) and SPEC_STAGE_VERSION == "specs-6"
+    assert ds.key.endswith(f"+{SPEC_STAGE_VERSION}+" + ds.key.rsplit("+", 1)[1]) and SPEC_STAGE_VERSION == "specs-7"
     assert [(v.parameter, v.typ, v.max) for v in ds.specs] == [("supply_current", 0.002, 0.003)]
     assert [(v.parameter, v.doubt, v.min, v.max) for v in ds.withheld] == [("output_current", "order", 0.02, 0.005)]
     store = load_spec_store(data)

@@ -66,7 +66,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-6"
+SPEC_STAGE_VERSION = "specs-7"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -288,6 +288,8 @@ def _doubt(v: SpecValue) -> str:
     bare = re.sub(r"\([^()]*\)?", " ", name)  # "(peak-to-peak)", "(note 2)": nothing left
     if not v.known and (not re.search(r"[^\W\d_]", bare) or re.match(r"^\(?notes?\b", name)):
         return "name"
+    if not v.known and CONDITION_NAME and _condition_name(name):
+        return "name"  # "V S=+30V, +25 °C", "VDRM = VRRM", "Φ=25°": a condition, not a name
     if not v.known and v.unit in _QUANTITY_UNITS and not _MODIFIED_RE.search(name):
         head = name.split()[-1] if name.split() else ""
         head = head[-2:] if re.search(r"[\u4e00-\u9fff]{2}$", head) else head
@@ -307,6 +309,19 @@ _MODIFIED_RE = re.compile(
     r"\b(?:" + "|".join((*MODIFIER_WORDS, "ratio", "gain", "density", "rate", "slope", "per", "vs", "versus"))
     + r")\b|/"
 )
+
+
+CONDITION_NAME = True  # specs-7; off for an ablation (benchmarks/spec_rerun.py --without condition-name)
+
+
+def _condition_name(name: str) -> bool:
+    """A Parameter cell that states a condition, not a quantity: an "=" with no word before it
+    (a symbol, a number, a unit - "V S=+30V", "VDRM = VRRM", "Φ=25°"); "Ripple Rejection (Vin-Vout
+    = 6.4 V)" names a quantity before its condition."""
+    if "=" not in name:
+        return False
+    head = name.split("=", 1)[0]
+    return not re.search(r"[a-z]{4,}|[\u4e00-\u9fff]{2,}", head)
 
 
 def _norm_printed(text: str) -> str:
