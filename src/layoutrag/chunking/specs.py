@@ -430,6 +430,9 @@ _BILINGUAL = True  # specs-5; off for an ablation (benchmarks/spec_rerun.py --wi
 
 
 _MARKS = "†‡§*"
+# specs-7: a merged-role value cell of two or three lines (three modes of a crystal, "Logic 0 Input"
+# at two supplies) is split too; a section printed as one grid row holds many more lines
+FEW_LINES = True  # off for an ablation (benchmarks/spec_rerun.py --without few-lines)
 
 
 def _merged_roles(cell: str) -> list[str] | None:
@@ -447,8 +450,9 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
     columns: "MIN TYP MAX" over "2 10 30") with those columns split: each header word is a column,
     each body word in that cell goes to the column whose header word its centre is nearest to.
     Needs the page words (the header words' positions). Only a table whose every body row prints
-    one line of values there is split (a section printed as one grid row - names, symbols and
-    values of many parameters run together - is left as it was); rows of another grid end it."""
+    at most three lines of values there is split (a section printed as one grid row - names,
+    symbols and values of many parameters run together - is left as it was); rows of another grid
+    end it."""
     if words is None:
         return rows
     out: list[TableRow] = []
@@ -506,7 +510,7 @@ def _split_row(
     row: TableRow, split: tuple[int, list[float], list[str], int], page_words: list[Word] | None
 ) -> tuple[TableRow, bool]:
     """Cell `i` of a row cut into one cell per merged value column (see `_split_merged_roles`), and
-    whether the cell held one line of values at most."""
+    whether the cell held few enough lines of values (one; three with `FEW_LINES`)."""
     i, centres, head_texts, _ = split
     b = row.cell_boxes[i]
     cuts = [b.x0] + [(a + c) / 2 for a, c in zip(centres, centres[1:], strict=False)] + [b.x1]
@@ -517,7 +521,8 @@ def _split_row(
     else:
         inside = _words_in(page_words, b)
         ys = sorted(w.bbox_pdf.center[1] for w in inside)
-        one_line = not ys or ys[-1] - ys[0] <= 2.5
+        lines = 1 + sum(1 for a, c in zip(ys, ys[1:], strict=False) if c - a > 2.5)
+        one_line = not ys or ys[-1] - ys[0] <= 2.5 or (FEW_LINES and lines <= 3)
         got: list[list[Word]] = [[] for _ in centres]
         for w in inside:
             got[min(range(len(centres)), key=lambda k: abs(centres[k] - w.bbox_pdf.center[0]))].append(w)
