@@ -2,7 +2,7 @@
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
-         symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines ...]
+         symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -20,7 +20,8 @@ line the grid left out, dot-leader ratings lists; or without one specs-6 change:
 characters read (U+F02D as minus, ...), dot-leader lists the grid cut into cells or printed side by
 side, dot-leader lists in text chunks, the operating conditions printed under their own heading
 in a ratings block; or without a specs-7 change: a Parameter cell stating a condition ("V S=+30V")
-doubted, value cells of two or three lines under a merged "Typ Max" header split.
+doubted, value cells of two or three lines under a merged "Typ Max" header split, a section printed as
+one grid row read line by line.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ _FLAGS = {
     "conditions-apart": (stage, "CONDITIONS_APART"),
     "condition-name": (stage, "CONDITION_NAME"),
     "few-lines": (stage, "FEW_LINES"),
+    "section-rows": (stage, "SECTION_ROWS"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
 }
 

@@ -325,11 +325,11 @@ def test_a_merged_role_header_over_rows_of_two_or_three_value_lines_is_split() -
     assert ("Operation mode", 3.5e6, 33.9e6) in got and ("Operation mode", 24e6, 50e6) in got
     import layoutrag.chunking.specs as stage
 
-    stage.FEW_LINES = False
+    stage.FEW_LINES = stage.SECTION_ROWS = False
     try:  # the ablation: as before, the table is not split and the maxima are lost
         assert all(v.max is None for v in _read(rows, words)[0])
     finally:
-        stage.FEW_LINES = True
+        stage.FEW_LINES = stage.SECTION_ROWS = True
 
 
 def _words_of(rows: list[TableRow], skip_col: int) -> list[Word]:
@@ -343,3 +343,50 @@ def _words_of(rows: list[TableRow], skip_col: int) -> list[Word]:
             w = (b.x1 - b.x0) / len(toks)
             out += [Word(text=tok, bbox_pdf=Box(b.x0 + j * w + 1, b.y0 + 2, b.x0 + (j + 1) * w - 1, b.y1 - 2)) for j, tok in enumerate(toks)]
     return out
+
+
+def test_a_section_printed_as_one_grid_row_is_read_line_by_line() -> None:
+    # specs-7 (Analog Devices' tables): "INPUT CHARACTERISTICS" and every parameter under it in one
+    # grid row, "Min Typ Max" in one header cell, "Parameter1" with its footnote mark glued on
+    head = _row(100, 110, [("Parameter1", 50, 200), ("Symbol", 200, 240), ("Min Typ Max", 240, 380), ("Unit", 380, 420)], True)
+    body = _row(
+        110,
+        142,
+        [
+            ("INPUT CHARACTERISTICS Offset Voltage Input Bias Current", 50, 200),
+            ("VOS IB", 200, 240),
+            ("0.1 1.0 2 10", 240, 380),
+            ("mV pA", 380, 420),
+        ],
+    )
+
+    def w(t: str, x: float, y: float, width: float = 30) -> Word:
+        return Word(text=t, bbox_pdf=Box(x, y, x + width, y + 8))
+
+    words = [w("Parameter1", 55, 101), w("Symbol", 205, 101), w("Min", 255, 101, 20), w("Typ", 300, 101, 20),
+             w("Max", 345, 101, 20), w("Unit", 385, 101)]
+    words += [w("INPUT", 55, 111), w("CHARACTERISTICS", 90, 111, 80)]
+    words += [w("Offset", 55, 121), w("Voltage", 90, 121), w("VOS", 205, 121), w("0.1", 300, 121, 15),
+              w("1.0", 345, 121, 15), w("mV", 385, 121, 15)]
+    words += [w("Input", 55, 131), w("Bias", 90, 131), w("Current", 125, 131), w("IB", 205, 131, 10),
+              w("2", 300, 131, 8), w("10", 345, 131, 12), w("pA", 385, 131, 15)]
+    kept, _ = _read([head, body], words)
+    assert [(v.parameter, v.parameter_printed, v.symbol, v.typ, v.max) for v in kept] == [
+        ("input_offset_voltage", "Offset Voltage", "VOS", 1e-4, 1e-3),
+        ("input_bias_current", "Input Bias Current", "IB", 2e-12, 1e-11),
+    ]
+    import layoutrag.chunking.specs as stage
+
+    stage.SECTION_ROWS = False
+    try:  # the ablation: as before, the section is left unsplit and yields nothing
+        assert _read([head, body], words)[0] == []
+    finally:
+        stage.SECTION_ROWS = True
+
+
+def test_a_line_naming_only_variants_is_a_case_of_its_section_title() -> None:
+    from layoutrag.chunking.specs import _variant_label
+
+    assert _variant_label("TMP35/TMP36/TMP37 (F Grade)") and _variant_label("AD7767-1")
+    assert not _variant_label("Scale Factor, TMP36") and not _variant_label("Offset Voltage (AD824A)")
+    assert not _variant_label("Input Bias Current") and not _variant_label("")

@@ -413,6 +413,9 @@ def _role_of(text: str) -> tuple[str | None, str]:
     for role, rx in _ROLE_RES:
         if rx.match(t):
             return role, hint
+    glued = re.fullmatch(r"([A-Za-z][A-Za-z. ]*[A-Za-z.])\d{1,2}", t)
+    if glued and SECTION_ROWS:  # "Parameter1": a footnote mark the text layer glued to the header word
+        return _role_of(glued.group(1))[0], hint
     # a bilingual header cell ("下限 Min.", "项目 Item", "单位 Units"): the Chinese and the Latin
     # part each name the column; they must not name two different ones
     halves = [h.strip() for h in re.findall(r"[\u4e00-\u9fff]+|[^\u4e00-\u9fff]+", t) if h.strip()]
@@ -433,6 +436,10 @@ _MARKS = "†‡§*"
 # specs-7: a merged-role value cell of two or three lines (three modes of a crystal, "Logic 0 Input"
 # at two supplies) is split too; a section printed as one grid row holds many more lines
 FEW_LINES = True  # off for an ablation (benchmarks/spec_rerun.py --without few-lines)
+# specs-7: a section printed as one grid row (Analog Devices' tables: "INPUT CHARACTERISTICS" over
+# many lines, "Min Typ Max" in one header cell) is split too and read line by line (`_split_lines`);
+# a header word with a footnote mark glued to it ("Parameter1") names its column
+SECTION_ROWS = True  # off for an ablation (benchmarks/spec_rerun.py --without section-rows)
 
 
 def _merged_roles(cell: str) -> list[str] | None:
@@ -449,10 +456,10 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
     """A table whose header prints Min, Typ and Max in one grid cell (no rules between the value
     columns: "MIN TYP MAX" over "2 10 30") with those columns split: each header word is a column,
     each body word in that cell goes to the column whose header word its centre is nearest to.
-    Needs the page words (the header words' positions). Only a table whose every body row prints
-    at most three lines of values there is split (a section printed as one grid row - names,
-    symbols and values of many parameters run together - is left as it was); rows of another grid
-    end it."""
+    Needs the page words (the header words' positions). A section printed as one grid row - names,
+    symbols and values of many parameters run together - is split too (`SECTION_ROWS`; without it
+    only a table whose every body row prints at most three lines there, `FEW_LINES`); rows of
+    another grid end it."""
     if words is None:
         return rows
     out: list[TableRow] = []
@@ -510,7 +517,8 @@ def _split_row(
     row: TableRow, split: tuple[int, list[float], list[str], int], page_words: list[Word] | None
 ) -> tuple[TableRow, bool]:
     """Cell `i` of a row cut into one cell per merged value column (see `_split_merged_roles`), and
-    whether the cell held few enough lines of values (one; three with `FEW_LINES`)."""
+    whether the cell held few enough lines of values (one; three with `FEW_LINES`; any number with
+    `SECTION_ROWS`)."""
     i, centres, head_texts, _ = split
     b = row.cell_boxes[i]
     cuts = [b.x0] + [(a + c) / 2 for a, c in zip(centres, centres[1:], strict=False)] + [b.x1]
@@ -522,7 +530,7 @@ def _split_row(
         inside = _words_in(page_words, b)
         ys = sorted(w.bbox_pdf.center[1] for w in inside)
         lines = 1 + sum(1 for a, c in zip(ys, ys[1:], strict=False) if c - a > 2.5)
-        one_line = not ys or ys[-1] - ys[0] <= 2.5 or (FEW_LINES and lines <= 3)
+        one_line = not ys or ys[-1] - ys[0] <= 2.5 or (FEW_LINES and lines <= 3) or SECTION_ROWS
         got: list[list[Word]] = [[] for _ in centres]
         for w in inside:
             got[min(range(len(centres)), key=lambda k: abs(centres[k] - w.bbox_pdf.center[0]))].append(w)
@@ -650,6 +658,7 @@ def _read_rows(
     before: TableRow | None = None  # the row above a header: it may name the column groups
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
+    line_part = part  # the part the current line of a long table is printed for
     for row in _split_merged_roles(rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
@@ -662,7 +671,7 @@ def _read_rows(
             # a repeated header on the next page changes nothing; a different one starts afresh
             _part_columns(new, header_rows, parts)
             if cols is None or new.roles != cols.roles:
-                cols, prev = new, None
+                cols, prev, line_part = new, None, part
                 if cols.kind == "long":
                     cols.groups = _value_groups(cols, row, words, parts)
         if cols is None or not cols.kind:
@@ -671,7 +680,12 @@ def _read_rows(
         row = _aligned(row, cols)
         if cols.kind == "long":
             for sub in _split_lines(row, cols, words):
-                prev = _read_long(doc_id, part, c, sub, cols, prev, words, out, last)
+                named = _cell(sub, cols.col("parameter"))
+                if SECTION_ROWS and named and parts:
+                    # a line naming one of the document's parts ("TMP36 Output Voltage", "AD7767-1
+                    # Dynamic Range") is that part's, and so are the condition lines under it
+                    line_part = _part_named(named, parts) or part
+                prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
         elif cols.kind == "named":
             out.extend(_named_row(doc_id, part, c, row, cols, words))
         else:
@@ -1067,18 +1081,53 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     # that is the name, the words on each value line are that line's condition
     pcol, ccol = cols.col("parameter"), cols.col("conditions")
     head = [w for w in inside if column(w) == pcol and w.bbox_pdf.center[1] < value_lines[0] - 2.5]
-    if not head:
-        shared -= _own_per_line(
-            {i for i in (pcol, cols.col("symbol")) if i is not None},
-            [
-                {
-                    i: " ".join(w.text for w in sorted(band, key=lambda w: w.bbox_pdf.x0) if column(w) == i)
-                    for i in {column(w) for w in band}
-                    if i is not None
-                }
-                for band in bands
-            ],
+    band_texts = [
+        {
+            i: " ".join(w.text for w in sorted(band, key=lambda w: w.bbox_pdf.x0) if column(w) == i)
+            for i in {column(w) for w in band}
+            if i is not None
+        }
+        for band in bands
+    ]
+    section = False
+    title = ""
+    if head and SECTION_ROWS and pcol is not None:
+        # a section heading over value lines of which several print a name of their own ("INPUT
+        # CHARACTERISTICS" over "Offset Voltage" / "TMIN to TMAX" / "Input Bias Current" ...: a
+        # section printed as one grid row) heads no line: each line has its own name, or none (a
+        # condition line, which continues the name above it)
+        title = " ".join(w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)))
+        letters = re.sub(r"[^A-Za-z]", "", split_footnotes(title)[0])
+        named = [t for b in band_texts if re.search(r"[A-Za-z]{4,}", t := b.get(pcol, "")) and not _is_condition(t)]
+        known = sum(1 for t in named if match_parameter(t)[1])
+        section = (
+            len(letters) >= 4
+            # a section title ("INPUT CHARACTERISTICS"), not a parameter's name ("Conversion Time:"
+            # over "9-bit Resolution" lines)
+            and letters.isupper()
+            and len(named) >= 2
+            # a title that is a quantity over lines that are not ("ACCURACY" over "TMP35 (F Grade)"
+            # lines): the title names them, the lines are their cases
+            and not (match_parameter(title)[1] and 2 * known < len(named))
         )
+        if section:
+            head = []
+    names = {i for i in (pcol, cols.col("symbol")) if i is not None}
+    if section:
+        # every printed line its own row: a line with a name and no number ("Large Signal Voltage
+        # Gain" over "RL = 2 kΩ" lines) names the value lines below it, as rows of a grid would
+        ys = sorted(w.bbox_pdf.center[1] for w in inside)
+        value_lines = [ys[0]] if ys else []
+        for y in ys[1:]:
+            if y - value_lines[-1] > 2.5:
+                value_lines.append(y)
+        cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
+        bands = [
+            [w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]] for k in range(len(value_lines))
+        ]
+        shared -= names | {ucol}
+    elif not head:
+        shared -= _own_per_line(names, band_texts)
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
@@ -1097,7 +1146,15 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
                 boxes.append(b)
                 continue
             ws = sorted(
-                (w for w in band if column(w) == i), key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)
+                (
+                    w
+                    for w in band
+                    if column(w) == i
+                    # in a section, a line's name and symbol are the words on its value line: a line
+                    # above it is the heading or a row whose value is no number ("Input Impedance")
+                    and not (section and i in names and abs(w.bbox_pdf.center[1] - value_lines[k]) > 2.5)
+                ),
+                key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0),
             )
             cells[i] = " ".join(w.text for w in ws)
             boxes.append(
@@ -1106,6 +1163,16 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         for kk, text in extra:
             if kk == k and ccol is not None:
                 cells[ccol] = f"{text}; {cells[ccol]}" if cells[ccol] else text
+        scol = cols.col("symbol")
+        if section and pcol is not None and _variant_label(cells[pcol]):
+            # a line naming only variants ("TMP35/TMP36/TMP37 (F Grade)" under "ACCURACY"): the
+            # section title names its quantity, the label is its case
+            label = cells[pcol]
+            cells[pcol] = title
+            if ccol is not None:
+                cells[ccol] = f"{label}; {cells[ccol]}" if cells[ccol] else label
+        elif section and pcol is not None and scol is not None and not cells[pcol] and cells[scol]:
+            cells[pcol] = cells[scol]  # a line printing a symbol and no name ("VIL") is named by it
         top, bottom = max(cuts[k], y0), min(cuts[k + 1], y1)
         subs.append(
             TableRow(
@@ -1117,6 +1184,19 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
             )
         )
     return subs
+
+
+# words that name a variant of a part, not a quantity (grades, versions, options of one datasheet)
+_VARIANT_WORDS = re.compile(r"\b(?:grade|version|option|suffix|type|model|variant)s?\b", re.IGNORECASE)
+
+
+def _variant_label(name: str) -> bool:
+    """A Parameter cell naming only variants: part codes ("TMP35/TMP36", "AD7767-1") and variant
+    words ("(F Grade)"), nothing of four letters or more left."""
+    if not name or not _CODE_RE.search(name):
+        return False
+    rest = _VARIANT_WORDS.sub(" ", _CODE_RE.sub(" ", name))
+    return not re.search(r"[A-Za-z]{4,}", rest)
 
 
 def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]]) -> set[int]:
@@ -1300,6 +1380,14 @@ ONE_GROUP_PART = True  # specs-6; off for an ablation (benchmarks/spec_rerun.py 
 
 def _norm_part(s: str) -> str:
     return re.sub(r"[^0-9A-Z]", "", s.upper())
+
+
+def _part_named(name: str, parts: tuple[str, ...]) -> str | None:
+    """The one part of the document a row's name prints as a word of its own ("TMP36 Output
+    Voltage"), else None."""
+    known = {_norm_part(p): p for p in parts if len(_norm_part(p)) >= 5}
+    hits = {known[t] for tok in re.split(r"[\s,;/()]+", name) if (t := _norm_part(tok)) in known}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _names_part(label: str, parts: tuple[str, ...]) -> bool:
