@@ -32,12 +32,13 @@ def values(data: DataDir, stored: bool) -> Iterator[tuple[str, SpecValue]]:
         cj = data.chunks_json(doc_id)
         if not cj.exists():
             continue
-        name = DocChunks.model_validate_json(cj.read_text(encoding="utf-8")).card.file_name
         if stored:
+            name = DocChunks.model_validate_json(cj.read_text(encoding="utf-8")).card.file_name
             sp = data.doc_dir(doc_id) / "specs.json"
             specs = DocSpecs.model_validate_json(sp.read_text(encoding="utf-8")).specs if sp.exists() else []
         else:
-            specs = rerun(data, doc_id)[1]
+            dc, specs, _ = rerun(data, doc_id)  # the chunks it read name the document
+            name = dc.card.file_name
         for v in specs:
             yield name, v
 

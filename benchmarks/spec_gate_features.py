@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from layoutrag.chunking.specs import _numbers_in
 from layoutrag.records import SpecValue, Word
-from layoutrag.specs import _dehyphen, _names, _norm_name, fold, split_footnotes
+from layoutrag.specs import _dehyphen, _names, _norm_name, fold
 
 FEATURES = (
     "name_outside",  # share of the printed name's words not in the value's own row (0..1)
@@ -37,7 +38,6 @@ FEATURES = (
 
 _TOKEN_RE = re.compile(r"[^\W_]{2,}|[\u4e00-\u9fff]")
 _COND_RE = re.compile(r"[=@≤≥<>]|\b\d+(?:\.\d+)?\s?(?:v|ma|µa|ua|a|hz|khz|mhz|°c|c|ω|k|pf|nf|µf|%)\b", re.IGNORECASE)
-_NUM_RE = re.compile(r"(?<![A-Za-zµΩ\d.,])\d+(?:[.,]\d+)*")
 
 
 def _tokens(text: str) -> list[str]:
@@ -63,13 +63,6 @@ def _line_height(words: list[Word]) -> float:
 def _exact(v: SpecValue) -> bool:
     name = _dehyphen(_norm_name(v.parameter_printed))
     return any(n == name and pid == v.parameter for n, pid, _, _ in _names())
-
-
-def _numbers(text: str) -> int:
-    t = split_footnotes(text)[0]
-    t = re.sub(r"\([^()]*\)", " ", t)
-    t = re.sub(r"(\d)[pnuµmkKMGR](\d)", r"\1\2", t)
-    return len(_NUM_RE.findall(t))
 
 
 def features(v: SpecValue, page_words: Callable[[int], list[Word]] | None, part: str) -> list[float]:
@@ -100,7 +93,7 @@ def features(v: SpecValue, page_words: Callable[[int], list[Word]] | None, part:
         float([c.role for c in v.cells] == ["value"]),
         float(read == 3),
         float(pm),
-        float(_numbers(cells_text) > read + (1 if pm else 0)),
+        float(_numbers_in(cells_text) > read + (1 if pm else 0)),
         float(height > 2.5 * _line_height(row) if row else 0.0),
         float(bool(v.part) and bool(part) and v.part != part),
         float(v.table == "ratings"),

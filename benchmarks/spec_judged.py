@@ -24,18 +24,13 @@ import argparse
 import json
 from pathlib import Path
 
+from spec_real_sample_recheck import _same
 from spec_rerun import rerun
 
 from layoutrag.records import SpecValue
 from layoutrag.storage import DataDir
 
 _DATA = Path(__file__).parent / "data"
-
-
-def _same(a: float | None, b: float | None) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-30)
 
 
 def _ok(verdict: str) -> int | None:

@@ -535,7 +535,7 @@ def _split_row(
         for w in inside:
             got[min(range(len(centres)), key=lambda k: abs(centres[k] - w.bbox_pdf.center[0]))].append(w)
         for ws in got:
-            ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+            ws.sort(key=_reading)
         texts = [" ".join(w.text for w in ws) for ws in got]
         boxes = [
             union_box(w.bbox_pdf for w in ws) if ws else slot for ws, slot in zip(got, slots, strict=True)
@@ -1096,7 +1096,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         # CHARACTERISTICS" over "Offset Voltage" / "TMIN to TMAX" / "Input Bias Current" ...: a
         # section printed as one grid row) heads no line: each line has its own name, or none (a
         # condition line, which continues the name above it)
-        title = " ".join(w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0)))
+        title = " ".join(w.text for w in sorted(head, key=_reading))
         letters = re.sub(r"[^A-Za-z]", "", split_footnotes(title)[0])
         named = [t for b in band_texts if re.search(r"[A-Za-z]{4,}", t := b.get(pcol, "")) and not _is_condition(t)]
         known = sum(1 for t in named if match_parameter(t)[1])
@@ -1112,7 +1112,8 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         )
         if section:
             head = []
-    names = {i for i in (pcol, cols.col("symbol")) if i is not None}
+    scol = cols.col("symbol")
+    names = {i for i in (pcol, scol) if i is not None}
     if section:
         # every printed line its own row: a line with a name and no number ("Large Signal Voltage
         # Gain" over "RL = 2 kΩ" lines) names the value lines below it, as rows of a grid would
@@ -1133,9 +1134,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         boxes = []
         for i, b in enumerate(row.cell_boxes):
             if i == pcol and head:
-                cells[i] = " ".join(
-                    w.text for w in sorted(head, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
-                )
+                cells[i] = " ".join(w.text for w in sorted(head, key=_reading))
                 boxes.append(b)
                 own = [w for w in band if column(w) == i and w not in head]
                 if own and ccol is not None:
@@ -1154,7 +1153,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
                     # above it is the heading or a row whose value is no number ("Input Impedance")
                     and not (section and i in names and abs(w.bbox_pdf.center[1] - value_lines[k]) > 2.5)
                 ),
-                key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0),
+                key=_reading,
             )
             cells[i] = " ".join(w.text for w in ws)
             boxes.append(
@@ -1163,7 +1162,6 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         for kk, text in extra:
             if kk == k and ccol is not None:
                 cells[ccol] = f"{text}; {cells[ccol]}" if cells[ccol] else text
-        scol = cols.col("symbol")
         if section and pcol is not None and _variant_label(cells[pcol]):
             # a line naming only variants ("TMP35/TMP36/TMP37 (F Grade)" under "ACCURACY"): the
             # section title names its quantity, the label is its case
@@ -1197,6 +1195,11 @@ def _variant_label(name: str) -> bool:
         return False
     rest = _VARIANT_WORDS.sub(" ", _CODE_RE.sub(" ", name))
     return not re.search(r"[A-Za-z]{4,}", rest)
+
+
+def _reading(w: Word) -> tuple[int, float]:
+    """Reading order of a cell's words: line by line, left to right."""
+    return round(w.bbox_pdf.y0), w.bbox_pdf.x0
 
 
 def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]]) -> set[int]:
@@ -1358,7 +1361,7 @@ def _value_groups(
                 and row.page == first.page
             ]
             if inside:
-                texts += [w.text for w in sorted(inside, key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))]
+                texts += [w.text for w in sorted(inside, key=_reading)]
             elif len(row.cell_boxes) == len(row.cells):
                 texts += [
                     t
@@ -1459,7 +1462,7 @@ def _positional(
         return None
     out: dict[int, tuple[str, BBox]] = {}
     for j, ws in got.items():
-        ws.sort(key=lambda w: (round(w.bbox_pdf.y0), w.bbox_pdf.x0))
+        ws.sort(key=_reading)
         out[j] = (" ".join(w.text for w in ws), union_box(w.bbox_pdf for w in ws))
     return out
 
