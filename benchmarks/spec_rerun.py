@@ -2,7 +2,8 @@
 
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
-         symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows ...]
+         symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
+         rating-names|symbol-names|fused-header ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -21,7 +22,9 @@ characters read (U+F02D as minus, ...), dot-leader lists the grid cut into cells
 side, dot-leader lists in text chunks, the operating conditions printed under their own heading
 in a ratings block; or without a specs-7 change: a Parameter cell stating a condition ("V S=+30V")
 doubted, value cells of two or three lines under a merged "Typ Max" header split, a section printed as
-one grid row read line by line.
+one grid row read line by line; or without a specs-8 change: "Rating" heading the names column
+when a value column stands right of it, a name that is a symbol read as that symbol, a header line
+the grid fused into a table's first row split off.
 """
 
 from __future__ import annotations
@@ -63,6 +66,9 @@ _FLAGS = {
     "condition-name": (stage, "CONDITION_NAME"),
     "few-lines": (stage, "FEW_LINES"),
     "section-rows": (stage, "SECTION_ROWS"),
+    "rating-names": (stage, "RATING_NAMES"),
+    "symbol-names": (specs_mod, "SYMBOL_NAMES"),
+    "fused-header": (stage, "FUSED_HEADER"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
 }
 

@@ -30,6 +30,7 @@ __all__ = [
     "add_rotated_page",
     "add_table_page",
     "add_two_column_page",
+    "symbol_codes_pdf",
     "write_bad_input_zoo",
     "write_sample_pdf",
 ]
@@ -245,4 +246,32 @@ def write_bad_input_zoo(folder: Path, *, seed: int = 0) -> dict[str, Path]:
     out["huge_page"] = folder / "huge_page.pdf"
     huge.save(out["huge_page"])
     huge.close()
+    return out
+
+
+def symbol_codes_pdf(runs: list[tuple[str, bytes]], *, encoding: str = "WinAnsiEncoding") -> bytes:
+    """A one-page PDF written by hand, as some datasheet tools write them: text runs alternating
+    Helvetica ("H") and the standard Symbol font ("S") declared with a single-byte `encoding` and
+    no ToUnicode map, so the text layer gives the Symbol font's codes (b"m" for µ, b"W" for Ω), not
+    the characters it draws. `runs`: (font, bytes of a PDF string) in order, on one line."""
+    ops = b"".join(b"/%s 10 Tf (%s) Tj " % (b"F1" if f == "H" else b"F2", t) for f, t in runs)
+    content = b"BT 72 700 Td " + ops + b"ET"
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 4 0 R /F2 5 0 R >> >> /Contents 6 0 R >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Symbol /Encoding /" + encoding.encode() + b" >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for i, o in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
     return out

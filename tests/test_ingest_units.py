@@ -24,9 +24,15 @@ from layoutrag.ingest.layout import (
 )
 from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
 from layoutrag.ingest.text import assign_text, group_lines, words_text
-from layoutrag.pdf import extract_words, render_page_rgb, to_displayed
+from layoutrag.pdf import extract_words, glyph_number_reader, render_page_rgb, symbol_reader, to_displayed
 from layoutrag.records import LABELS, Word
-from pdf_factory import add_offset_mediabox_page, add_rotated_page, add_table_page, add_two_column_page
+from pdf_factory import (
+    add_offset_mediabox_page,
+    add_rotated_page,
+    add_table_page,
+    add_two_column_page,
+    symbol_codes_pdf,
+)
 
 
 def det(label: str, conf: float, box: tuple[float, float, float, float]) -> Detection:
@@ -223,6 +229,44 @@ def test_vertical_text_on_rotated_page_reads_in_order() -> None:
     page.insert_text((50, 120), "delta epsilon", fontsize=12)
     page.set_rotation(90)
     assert words_text(extract_words(page), rotation=90) == "alpha beta gamma\ndelta epsilon"
+
+
+def test_symbol_font_codes_are_read_as_the_characters_drawn() -> None:
+    """A Symbol font whose PDF gives codes: "80 mA" drawn as 80 µA, "4 MW" as 4 MΩ, "qJA" as θJA.
+    The words keep their boxes and count; Helvetica's own letters are left alone."""
+    runs = [("H", b"Standby 80 "), ("S", b"m"), ("H", b"A max, 4 M"), ("S", b"W"), ("H", b" "), ("S", b"q"), ("H", b"JA")]
+    page = pymupdf.open("pdf", symbol_codes_pdf(runs))[0]
+    given = page.get_text("words", sort=False)
+    assert " ".join(w[4] for w in given) == "Standby 80 mA max, 4 MW qJA"  # what the text layer says
+    words = extract_words(page)
+    assert " ".join(w.text for w in words) == "Standby 80 µA max, 4 MΩ θJA"
+    assert [w.bbox_pdf for w in words] == [to_displayed(page, w[:4]) for w in given]
+
+
+def test_symbol_reader_by_what_the_font_gives() -> None:
+    # U+F000 + code (a TrueType symbol cmap): read by the code, a code read as a space is dropped later
+    read = symbol_reader({"\uf0b0", "\uf057", "\uf06d", "\uf020"})
+    assert [read(c) for c in "\uf0b0\uf057\uf06d\uf020"] == ["°", "Ω", "µ", " "]
+    # letters are codes: the other characters too, through the one encoding holding them all
+    mac = symbol_reader({"m", "±", "∞", "¥"})  # ∞ is not in WinAnsi: MacRoman 0xB0 is the degree sign
+    assert [mac(c) for c in "m±∞¥"] == ["µ", "±", "°", "×"]
+    win = symbol_reader({"W", "´", "æ"})  # WinAnsi 0xB4, 0xE6: times, left parenthesis upper hook
+    assert [win(c) for c in "W´æ"] == ["Ω", "×", "⎛"]
+    # a Greek character means the font maps its codes: only its letters are codes
+    mixed = symbol_reader({"m", "Ω", "µ", "°"})
+    assert [mixed(c) for c in "mΩµ°"] == ["µ", "Ω", "µ", "°"]
+    # characters of a font that gives what it draws stay; digits and ASCII signs always do
+    plain = symbol_reader({"±", "°", "5", "("})
+    assert [plain(c) for c in "±°5("] == ["±", "°", "5", "("]
+
+
+def test_glyph_numbers_of_a_symbolmt_subset() -> None:
+    """Glyph n of SymbolMT draws code n + 0x1D up to "~", then from 0xA1 on: "1 PF" is 1 µF,
+    "1.2 k:" 1.2 kΩ, "-40qC" -40 °C, "PV/—Hz" µV/√Hz, "'VOUT" ΔVOUT."""
+    assert "".join(glyph_number_reader(c) for c in "P:q—'\x0b\x0c") == "µΩ°√Δ()"
+    assert glyph_number_reader("€") == "↵"  # WinAnsi 0x80: glyph 128, code 0xBF
+    assert glyph_number_reader("\x01") == "\x01"  # glyphs 0-2 are no character: left as given
+    assert glyph_number_reader("Ω") == "Ω"  # not a WinAnsi character: left as given
 
 
 # --------------------------------------------------------------------------- reading order

@@ -128,7 +128,7 @@ def test_a_ratings_list_printed_as_text() -> None:
     vals = extract_specs(CARD, [chunk], lambda p: words)
     got = [(v.parameter, v.min, v.typ, v.max, v.unit, v.table) for v in vals]
     assert got == [
-        ("vdd", None, 6.0, None, "V", "ratings"),
+        ("supply_voltage", None, 6.0, None, "V", "ratings"),  # named by its symbol alone (specs-8)
         ("storage_temperature", -65.0, None, 150.0, "°C", "ratings"),
         ("ambient temp. with power applied", -55.0, None, 125.0, "°C", "ratings"),  # mixed leader, not operating
         ("junction_temperature", None, 150.0, None, "°C", "ratings"),

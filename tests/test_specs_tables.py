@@ -106,9 +106,11 @@ def test_columns_named_by_a_parameter() -> None:
     rows = [_row(1, 110, 120, [("Commercial", 50, 150), ("0 to +70", 150, 250), ("3V 10%", 250, 350)]),
             _row(1, 120, 130, [("Industrial", 50, 150), ("-40 to +85", 150, 250), ("3V 10%", 250, 350)])]
     vals = extract_specs(CARD, [_chunk([head, *rows])], None)
-    assert [(v.parameter, v.min, v.max, v.conditions) for v in vals] == [
-        ("operating_temperature", 0.0, 70.0, "Commercial"),
-        ("operating_temperature", -40.0, 85.0, "Industrial"),
+    assert [(v.parameter, v.min, v.typ, v.max, v.conditions) for v in vals] == [
+        ("operating_temperature", 0.0, None, 70.0, "Commercial"),
+        ("supply_voltage", None, 3.0, None, "Commercial"),  # the column named by a symbol alone (specs-8)
+        ("operating_temperature", -40.0, None, 85.0, "Industrial"),
+        ("supply_voltage", None, 3.0, None, "Industrial"),
     ]
 
 

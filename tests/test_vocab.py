@@ -22,6 +22,7 @@ COLUMNS = {
     "units.tsv": 1,
     "spec_parameters.tsv": 4,
     "spec_units.tsv": 3,
+    "symbol_encoding.tsv": 3,
 }
 CASE_SENSITIVE = {"spec_units.tsv"}  # mΩ and MΩ are two units
 

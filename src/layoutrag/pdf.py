@@ -21,7 +21,9 @@ whole content stream; its items are left as tuples, not made PyMuPDF objects).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +35,7 @@ from layoutrag.config import Settings
 from layoutrag.errors import DocumentError, NotFoundError
 from layoutrag.records import BBox, Box, Document, Word
 from layoutrag.storage import DataDir, atomic_write_bytes, path_text
+from layoutrag.vocab import symbol_encoding
 
 __all__ = [
     "PdfPage",
@@ -54,6 +57,9 @@ __all__ = [
     "render_page_image",
     "render_page_png",
     "render_page_rgb",
+    "glyph_number_reader",
+    "symbol_font_lines",
+    "symbol_reader",
     "source_pdf_path",
     "text_page",
     "text_status",
@@ -156,13 +162,133 @@ def text_status(n_chars: int, settings: Settings) -> str:
 
 
 def extract_words(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> list[Word]:
-    """Words of the text layer in displayed space, with PyMuPDF block/line numbers."""
+    """Words of the text layer in displayed space, with PyMuPDF block/line numbers; characters of
+    the Symbol font given as codes are read back (:func:`symbol_font_lines`)."""
+    raw = page.get_text("words", sort=False, textpage=textpage)
+    fixed = symbol_font_lines(page, textpage)
+    texts = [w[4] for w in raw]
+    if fixed:
+        by_line: dict[tuple[int, int], list[int]] = {}
+        for i, w in enumerate(raw):
+            by_line.setdefault((w[5], w[6]), []).append(i)
+        for key, pairs in fixed.items():
+            idx = by_line.get(key, [])
+            joined = "".join(texts[i] for i in idx)
+            if "".join(a for a, _ in pairs) != joined:
+                continue  # the line's words are not its characters in order: leave them as given
+            pos = 0
+            for i in idx:
+                n = len(texts[i])
+                texts[i] = "".join(b for _, b in pairs[pos : pos + n])
+                pos += n
     words = []
-    for x0, y0, x1, y1, text, block, line, _ in page.get_text("words", sort=False, textpage=textpage):
+    for (x0, y0, x1, y1, _, block, line, _n), text in zip(raw, texts, strict=True):
         if not text.strip():
             continue
         words.append(Word(text=text, bbox_pdf=to_displayed(page, (x0, y0, x1, y1)), block=block, line=line))
     return words
+
+
+# A font named Symbol or SymbolMT (Adobe's, or Monotype's with the same encoding; "ABCDEF+" is a
+# subset tag) draws Greek letters and signs at the codes of Latin letters and Latin-1 characters.
+# Most PDFs map its codes to the characters drawn; some give the codes themselves: U+F000 + code
+# (the symbol cmap of a TrueType font), the code's ASCII letter (µ as "m", Ω as "W", θ as "q"), or
+# for a code over 0x7F the character that code has in WinAnsi or MacRoman (° as MacRoman's "∞").
+# A subset of SymbolMT named "FF<n>_<n>_Symbol_<n>" (the fonts of one PDF typesetter, in TI
+# datasheets) gives each character's glyph number in SymbolMT instead, as a WinAnsi character: that
+# font's glyphs are its codes in order from glyph 3 (0x20-0x7E, then 0xA1-0xFE), so "P" (0x50) is
+# µ (0x6D), "q" is °, ":" is Ω. Other fonts with "Symbol" in their name ("InterleafSymbols") have
+# encodings of their own and are left as given.
+_SYMBOL_FONT_RE = re.compile(r"(?:[A-Z]{6}\+)?Symbol(?:MT)?(?:[,-].*)?")
+_GLYPH_NUMBER_FONT_RE = re.compile(r"(?:[A-Z]{6}\+)?FF\d+_\d+_Symbol_\d+")
+
+
+def _symbol_font_kind(name: str) -> str:
+    """"codes" (a Symbol font), "glyphs" (a SymbolMT subset giving glyph numbers) or ""."""
+    if _SYMBOL_FONT_RE.fullmatch(name):
+        return "codes"
+    return "glyphs" if _GLYPH_NUMBER_FONT_RE.fullmatch(name) else ""
+
+
+def glyph_number_reader(c: str) -> str:
+    """A character of a SymbolMT subset that gives glyph numbers, read as the character drawn."""
+    try:
+        g = c.encode("cp1252")[0]
+    except UnicodeEncodeError:
+        return c
+    code = g + 0x1D if g + 0x1D <= 0x7E else g + 0x3F
+    return symbol_encoding().get(code, c) if g >= 3 else c
+
+
+def symbol_reader(chars: set[str]) -> Callable[[str], str]:
+    """How the characters one Symbol font gives on a page are read back. U+F020-U+F0FF: by their
+    code. ASCII letters (Symbol draws none) say the PDF gives codes; then a character over 0x7F is
+    a code too, read through the one single-byte encoding (WinAnsi, else MacRoman) that holds every
+    such character of the font on the page - unless one is Greek (then those are the drawn
+    characters, and only the letters are codes). Digits and ASCII signs are left as given."""
+    enc = symbol_encoding()
+    codec = None
+    if any(c.isascii() and c.isalpha() for c in chars):
+        high = [c for c in chars if ord(c) > 0x7F and not 0xF000 <= ord(c) <= 0xF0FF]
+        if not any("GREEK" in unicodedata.name(c, "") or c == "µ" for c in high):
+            for name in ("cp1252", "mac_roman"):
+                try:
+                    for c in high:
+                        c.encode(name)
+                except UnicodeEncodeError:
+                    continue
+                codec = name
+                break
+
+    def read(c: str) -> str:
+        o = ord(c)
+        if 0xF020 <= o <= 0xF0FF:
+            return enc.get(o - 0xF000, c)
+        if c.isascii() and c.isalpha():
+            return enc.get(o, c)
+        if codec is not None and o > 0x7F:
+            return enc.get(c.encode(codec)[0], c)
+        return c
+
+    return read
+
+
+def symbol_font_lines(
+    page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
+) -> dict[tuple[int, int], list[tuple[str, str]]]:
+    """(block, line) -> the line's non-space characters as (given, read) pairs, for the lines of
+    the page with a character of a Symbol font read differently than given (:func:`symbol_reader`,
+    :func:`glyph_number_reader`; a character read as a space is dropped)."""
+    blocks = page.get_text("rawdict", textpage=textpage)["blocks"]
+    seen: dict[str, set[str]] = {}
+    for b in blocks:
+        for ln in b.get("lines", ()):
+            for s in ln["spans"]:
+                if _symbol_font_kind(s["font"]):
+                    seen.setdefault(s["font"], set()).update(ch["c"] for ch in s["chars"])
+    if not seen:
+        return {}
+    readers = {
+        font: symbol_reader(chars) if _symbol_font_kind(font) == "codes" else glyph_number_reader
+        for font, chars in seen.items()
+    }
+    out: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for b in blocks:
+        for li, ln in enumerate(b.get("lines", ())):
+            pairs: list[tuple[str, str]] = []
+            changed = False
+            for s in ln["spans"]:
+                read = readers.get(s["font"])
+                for ch in s["chars"]:
+                    c = ch["c"]
+                    if c.isspace():
+                        continue
+                    r = read(c) if read is not None else c
+                    changed = changed or r != c
+                    pairs.append((c, "" if r.isspace() else r))
+            if changed:
+                out[(b["number"], li)] = pairs
+    return out
 
 
 def extract_spans(page: pymupdf.Page) -> list[Span]:

@@ -424,8 +424,8 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
                     return pid, True
     sym = fold(symbol).replace(" ", "")
     words = fold(printed).split()
-    if not sym and len(words) >= 2 and len(words[0]) >= 3 and words[0] in _symbols():
-        sym = words[0]  # "IDD Current": the name begins with the symbol
+    if not sym and len(words) >= (1 if SYMBOL_NAMES else 2) and len(words[0]) >= 3 and words[0] in _symbols():
+        sym = words[0]  # "IDD Current": the name begins with the symbol; "VDD": the name is one
     # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
     # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
     if sym and (not name or len(sym) >= 3):
@@ -494,6 +494,9 @@ def _qualified(pid: str, name: str) -> str:
 
 
 SUPPLY_IN_MODE = True  # off for an ablation (benchmarks/spec_rerun.py --without supply-in-mode)
+# specs-8: a name that is a symbol of three or more characters ("VDD", "VCC" printed as the row's
+# name) is read as that symbol, when the unit agrees
+SYMBOL_NAMES = True  # off for an ablation (benchmarks/spec_rerun.py --without symbol-names)
 
 
 def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:

@@ -12,6 +12,7 @@ order decides. Each function reads its file once and returns an immutable struct
 - ``units.tsv`` -> `units()`: ghz, ppm, °c, ... (index/tokenizer.py; frozen with the tokenizer)
 - ``spec_parameters.tsv`` -> `spec_parameters()`: canonical parameters, names (en/zh), symbols (specs.py)
 - ``spec_units.tsv`` -> `spec_units()`: printed unit -> (canonical SI unit, factor) (specs.py)
+- ``symbol_encoding.tsv`` -> `symbol_encoding()`: Adobe Symbol font code -> character (pdf.py)
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "spec_parameters",
     "spec_units",
     "standard_prefixes",
+    "symbol_encoding",
     "units",
     "vendors",
 ]
@@ -43,6 +45,7 @@ FILES = (
     "units.tsv",
     "spec_parameters.tsv",
     "spec_units.tsv",
+    "symbol_encoding.tsv",
 )
 
 # names spliced into a regex alternation as written: no character that means anything there
@@ -127,3 +130,9 @@ def spec_parameters() -> tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]]
 def spec_units() -> Mapping[str, tuple[str, float]]:
     """Printed unit (exact case) -> (canonical SI unit, factor to it), in file order."""
     return MappingProxyType({p: (c, float(f)) for p, c, f in read_table("spec_units.tsv", 3)})
+
+
+@cache
+def symbol_encoding() -> Mapping[int, str]:
+    """Code (0x20-0xFE) of the Adobe Symbol font's built-in encoding -> the character it draws."""
+    return MappingProxyType({int(code, 16): chr(int(u, 16)) for code, u, _name in read_table("symbol_encoding.tsv", 3)})

@@ -66,7 +66,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-7"
+SPEC_STAGE_VERSION = "specs-8"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -432,6 +432,12 @@ _SPANS = True  # specs-5; off for an ablation (--without spans)
 _BILINGUAL = True  # specs-5; off for an ablation (benchmarks/spec_rerun.py --without bilingual)
 
 
+# specs-8: "Rating | Symbol | Value | Unit": "Rating" heads the names column when a value column
+# stands right of it (it heads the values in "Characteristics | Symbol | Rating | Unit")
+RATING_NAMES = True  # off for an ablation (benchmarks/spec_rerun.py --without rating-names)
+# specs-8: a header line fused into the first row of a table that reads nothing (`_fused_header`)
+FUSED_HEADER = True  # off for an ablation (benchmarks/spec_rerun.py --without fused-header)
+
 _MARKS = "†‡§*"
 # specs-7: a merged-role value cell of two or three lines (three modes of a crystal, "Logic 0 Input"
 # at two supplies) is split too; a section printed as one grid row holds many more lines
@@ -587,6 +593,19 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.label_rows.append(row)
         if boxed:
             cols.head_boxes = list(row.cell_boxes)
+    if RATING_NAMES and cols.col("parameter") is None:
+        # "Rating | Symbol | Value | Unit" (the ratings tables of ON Semiconductor, Freescale/NXP):
+        # "Rating" heads the names when a column right of it holds the values
+        values = sorted(i for i, r in cols.roles.items() if r in _VALUE_ROLES)
+        first = values[0] if values else None
+        if (
+            first is not None
+            and len(values) > 1
+            and cols.roles[first] == "value"
+            and re.fullmatch(r"ratings?", cols.names.get(first, "").strip().lower())
+        ):
+            cols.roles[first] = "parameter"
+            cols.boxes.pop(first, None)
     # a merged "Value" spanning sub-headers: find_tables repeats its text in every spanned cell,
     # the sub-header row names them; cells still "value" with a min/typ/max neighbour are fine.
     if cols.kind == "" and cols.col("value") is not None and cols.col("parameter") is None:
@@ -794,6 +813,68 @@ def _header_above(c: Chunk, first: TableRow, words: Callable[[int], list[Word]])
 
 
 _FALLBACKS.append(_widened)
+
+
+def _fused_header(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A header line the grid fused into the first row (a shaded header band with no rule under
+    it: "Symbol VDD | Parameter supply voltage | Min -0.5 | Max +3.6 | Unit V"), split off: every
+    filled cell of the first row opens with a header word (`_role_of`) on a line of its own, the
+    words below it are the row's. None unless two cells go on below their header word, one of
+    them a value column."""
+    if not FUSED_HEADER or words is None or not c.rows:
+        return None
+    first = c.rows[0]
+    if len(first.cell_boxes) != len(first.cells):
+        return None
+    page_words = words(first.page)
+    head: list[tuple[str, BBox]] = []
+    body: list[tuple[str, BBox]] = []
+    split_y = first.bbox_pdf.y0
+    roles: list[str] = []
+    for text, box in zip(first.cells, first.cell_boxes, strict=True):
+        inside = sorted(
+            (w for w in page_words if box.x0 - 1 <= w.bbox_pdf.center[0] <= box.x1 + 1
+             and box.y0 - 1 <= w.bbox_pdf.center[1] <= box.y1 + 1),
+            key=_reading,
+        )
+        if not text.strip() or not inside:
+            head.append(("", box))
+            body.append(("", box))
+            continue
+        top_y = round(inside[0].bbox_pdf.center[1] / 3)
+        top = [w for w in inside if round(w.bbox_pdf.center[1] / 3) == top_y]
+        rest = [w for w in inside if round(w.bbox_pdf.center[1] / 3) != top_y]
+        role, _ = _role_of(" ".join(w.text for w in top))
+        if role is None:
+            return None
+        hb = union_box(w.bbox_pdf for w in top)
+        split_y = max(split_y, hb.y1)
+        head.append((" ".join(w.text for w in top), hb))
+        body.append((" ".join(w.text for w in rest), union_box(w.bbox_pdf for w in rest) if rest else box))
+        if rest:
+            roles.append(role)
+    if len(roles) < 2 or not any(r in _VALUE_ROLES for r in roles):
+        return None
+    fb = first.bbox_pdf
+    head_row = TableRow(
+        page=first.page,
+        bbox_pdf=BBox(fb.x0, fb.y0, fb.x1, split_y),
+        cells=[t for t, _ in head],
+        text=" | ".join(t for t, _ in head),
+        is_header=True,
+        cell_boxes=[b for _, b in head],
+    )
+    body_row = TableRow(
+        page=first.page,
+        bbox_pdf=BBox(fb.x0, split_y, fb.x1, fb.y1),
+        cells=[t for t, _ in body],
+        text=" | ".join(t for t, _ in body),
+        cell_boxes=[b for _, b in body],
+    )
+    return [head_row, body_row, *c.rows[1:]]
+
+
+_FALLBACKS.append(_fused_header)
 
 _LEADER_RE = re.compile(r"(?:[.…·]\s?){4,}|…{2,}")  # dots, ellipses or middle dots, mixed too
 

@@ -1,0 +1,117 @@
+"""The spec stage's specs-8 changes, each on a small table made here: "Rating | Symbol | Value |
+Unit" (Rating heads the names), a row named by its symbol alone ("VDD"), and a header line the
+grid fused into a table's first row (a shaded header band with no rule under it)."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+import layoutrag.chunking.specs as stage
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow, Word
+from layoutrag.specs import match_parameter
+
+CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
+COLS = [(50, 200), (200, 260), (260, 330), (330, 380)]  # x-ranges of four columns
+
+
+def _row(cells: list[str], y: float, h: float = 12, header: bool = False) -> TableRow:
+    boxes = [Box(x0, y, x1, y + h) for (x0, x1), _ in zip(COLS, cells, strict=False)]
+    return TableRow(page=1, bbox_pdf=Box(50, y, 380, y + h), cells=cells, text=" | ".join(cells), is_header=header, cell_boxes=boxes)
+
+
+def _chunk(rows: list[TableRow]) -> Chunk:
+    region = Box(50, rows[0].bbox_pdf.y0, 380, rows[-1].bbox_pdf.y1)
+    return Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="table", rows=rows, native_text="",
+                 regions=[Region(page=1, bbox_pdf=region, label="table")])
+
+
+def test_rating_heads_the_names_when_a_value_column_stands_right_of_it() -> None:
+    rows = [
+        _row(["Rating", "Symbol", "Value", "Unit"], 100, header=True),
+        _row(["Storage Temperature", "Tstg", "-65 to 150", "°C"], 112),
+        _row(["Input Voltage", "Vin", "20", "V"], 124),
+    ]
+    got = {(v.parameter, v.min, v.typ, v.max) for v in extract_specs(CARD, [_chunk(rows)], None)}
+    assert ("storage_temperature", -65.0, None, 150.0) in got
+    assert any(p == "supply_voltage" and 20.0 in (t, mx) for p, _, t, mx in got)
+    # "Characteristics | Symbol | Rating | Unit": Rating heads the values, as before
+    rows[0] = _row(["Characteristics", "Symbol", "Rating", "Unit"], 100, header=True)
+    got = {(v.parameter, v.min, v.max) for v in extract_specs(CARD, [_chunk(rows)], None)}
+    assert ("storage_temperature", -65.0, 150.0) in got
+    # the ablation: the Rating column read as values, no names left, nothing read
+    rows[0] = _row(["Rating", "Symbol", "Value", "Unit"], 100, header=True)
+    stage.RATING_NAMES = False
+    try:
+        assert extract_specs(CARD, [_chunk(rows)], None) == []
+    finally:
+        stage.RATING_NAMES = True
+
+
+def test_a_row_named_by_its_symbol_alone() -> None:
+    assert match_parameter("VDD", unit="V") == ("supply_voltage", True)
+    assert match_parameter("ICC", unit="A") == ("supply_current", True)
+    assert match_parameter("VDD", unit="A")[1] is False  # the unit must agree
+    assert match_parameter("VS", unit="V")[1] is False  # two-letter symbols mean different things
+    import layoutrag.specs as specs_mod
+
+    specs_mod.SYMBOL_NAMES = False
+    try:
+        assert match_parameter("VDD", unit="V")[1] is False
+    finally:
+        specs_mod.SYMBOL_NAMES = True
+
+
+def _fused_page() -> tuple[list[Word], list[TableRow]]:
+    """A ratings table whose header band has no rule under it: the grid's first row holds the
+    header line and the first body line; the rows below are their own."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    lines = [
+        (100, ["Symbol", "Parameter", "Min", "Max", "Unit"]),
+        (114, ["VDD", "supply voltage", "-0.5", "+3.6", "V"]),
+        (128, ["Tstg", "storage temperature", "-40", "+125", "°C"]),
+    ]
+    xs = [50, 100, 260, 330, 400]
+    for y, cells in lines:
+        for x, t in zip(xs, cells, strict=True):
+            page.insert_text((x, y), t, fontsize=8, fontname="helv")
+    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
+    edges = [48, 98, 258, 328, 398, 450]
+    boxes = lambda y0, y1: [Box(edges[i], y0, edges[i + 1], y1) for i in range(5)]  # noqa: E731
+    fused = TableRow(page=1, bbox_pdf=Box(48, 90, 450, 117), cells=["Symbol VDD", "Parameter supply voltage", "Min -0.5", "Max +3.6", "Unit V"],
+                     text="", cell_boxes=boxes(90, 117))
+    second = TableRow(page=1, bbox_pdf=Box(48, 117, 450, 131), cells=["Tstg", "storage temperature", "-40", "+125", "°C"],
+                      text="", cell_boxes=boxes(117, 131))
+    return words, [fused, second]
+
+
+def test_a_header_line_fused_into_the_first_row_is_split_off() -> None:
+    words, rows = _fused_page()
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="table", rows=rows, native_text="",
+                  regions=[Region(page=1, bbox_pdf=Box(48, 90, 450, 131), label="table")])
+    got = extract_specs(CARD, [chunk], lambda p: words)
+    read = {(v.parameter, v.min, v.max, v.unit) for v in got}
+    assert read == {("supply_voltage", -0.5, 3.6, "V"), ("storage_temperature", -40.0, 125.0, "°C")}
+    vdd = next(v for v in got if v.parameter == "supply_voltage")
+    assert vdd.row_bbox_pdf.y0 >= 100  # the body line's box, below the header line
+    assert all(cell.bbox_pdf.y0 >= 100 for cell in vdd.cells)
+    stage.FUSED_HEADER = False
+    try:
+        assert extract_specs(CARD, [chunk], lambda p: words) == []
+    finally:
+        stage.FUSED_HEADER = True
+
+
+@pytest.mark.parametrize("first", [["Symbol", "Parameter", "Min", "Max", "Unit"], ["VDD", "supply", "x", "y", "V"]])
+def test_a_first_row_that_is_only_a_header_or_only_a_body_is_not_split(first: list[str]) -> None:
+    words, rows = _fused_page()
+    rows[0] = rows[0].model_copy(update={"cells": first})
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="table", rows=rows, native_text="",
+                  regions=[Region(page=1, bbox_pdf=Box(48, 90, 450, 131), label="table")])
+    # the page prints only the header line in that band, or only the body line
+    header_only = first[0] == "Symbol"
+    band = [w for w in words if (w.bbox_pdf.center[1] < 103) == header_only and w.bbox_pdf.center[1] < 117]
+    assert band
+    assert stage._fused_header(chunk, lambda p: band) is None
