@@ -3,7 +3,7 @@
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
-         rating-names|symbol-names|fused-header ...]
+         rating-names|symbol-names|fused-header|condition-span ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -24,7 +24,8 @@ in a ratings block; or without a specs-7 change: a Parameter cell stating a cond
 doubted, value cells of two or three lines under a merged "Typ Max" header split, a section printed as
 one grid row read line by line; or without a specs-8 change: "Rating" heading the names column
 when a value column stands right of it, a name that is a symbol read as that symbol, a header line
-the grid fused into a table's first row split off.
+the grid fused into a table's first row split off, the unheaded columns right of a Conditions column
+read as conditions.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ _FLAGS = {
     "rating-names": (stage, "RATING_NAMES"),
     "symbol-names": (specs_mod, "SYMBOL_NAMES"),
     "fused-header": (stage, "FUSED_HEADER"),
+    "condition-span": (stage, "CONDITION_SPAN"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
 }
 

@@ -115,3 +115,26 @@ def test_a_first_row_that_is_only_a_header_or_only_a_body_is_not_split(first: li
     band = [w for w in words if (w.bbox_pdf.center[1] < 103) == header_only and w.bbox_pdf.center[1] < 117]
     assert band
     assert stage._fused_header(chunk, lambda p: band) is None
+
+
+def test_unheaded_columns_right_of_conditions_are_conditions_too() -> None:
+    """A "Conditions" header merged over three grid columns: the part and drain current in the first,
+    the junction temperature in an unheaded one - both are the value's conditions."""
+    cols = [(50, 150), (150, 200), (200, 260), (260, 300), (300, 340), (340, 380), (380, 420)]
+
+    def row(cells: list[str], y: float, header: bool = False) -> TableRow:
+        boxes = [Box(x0, y, x1, y + 12) for x0, x1 in cols]
+        return TableRow(page=1, bbox_pdf=Box(50, y, 420, y + 12), cells=cells, text="", is_header=header, cell_boxes=boxes)
+
+    rows = [
+        row(["Parameter", "Symbol", "Conditions", "", "Typ", "Max", "Units"], 100, header=True),
+        row(["ON-State Resistance", "RDS(ON)", "ID = 50 mA", "TJ = 25 °C", "19.1", "22.0", "Ω"], 112),
+        row(["", "", "", "TJ = 100 °C", "28.8", "33.4", ""], 124),
+    ]
+    got = [(v.parameter, v.typ, v.conditions) for v in extract_specs(CARD, [_chunk(rows)], None)]
+    assert got == [("rds_on", 19.1, "ID = 50 mA TJ = 25 °C"), ("rds_on", 28.8, "TJ = 100 °C")]
+    stage.CONDITION_SPAN = False
+    try:
+        assert [v.conditions for v in extract_specs(CARD, [_chunk(rows)], None)] == ["ID = 50 mA", ""]
+    finally:
+        stage.CONDITION_SPAN = True

@@ -437,6 +437,9 @@ _BILINGUAL = True  # specs-5; off for an ablation (benchmarks/spec_rerun.py --wi
 RATING_NAMES = True  # off for an ablation (benchmarks/spec_rerun.py --without rating-names)
 # specs-8: a header line fused into the first row of a table that reads nothing (`_fused_header`)
 FUSED_HEADER = True  # off for an ablation (benchmarks/spec_rerun.py --without fused-header)
+# specs-8: the unheaded grid columns right of a Conditions column (its header merged over them) are
+# conditions too
+CONDITION_SPAN = True  # off for an ablation (benchmarks/spec_rerun.py --without condition-span)
 
 _MARKS = "†‡§*"
 # specs-7: a merged-role value cell of two or three lines (three modes of a crystal, "Logic 0 Input"
@@ -1613,6 +1616,12 @@ def _long_row(
     qual = _qualifier(row, cols)
     for g, filled in per_group:
         conditions = _cell(row, ccol)
+        if CONDITION_SPAN and ccol is not None:
+            # a merged "Conditions" header over several grid columns: the unheaded cells right of it
+            # (up to the next headed column) hold the rest of the row's conditions
+            nxt = min((i for i in cols.roles if i > ccol), default=len(row.cells))
+            rest = [_cell(row, i) for i in range(ccol + 1, nxt) if i not in cols.named and _cell(row, i)]
+            conditions = " ".join(x for x in (conditions, *rest) if x)
         if cond_name:
             conditions = f"{cond_name}; {conditions}" if conditions else cond_name
         if g.label and not g.part:
