@@ -165,7 +165,10 @@ def extract_words(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) 
     """Words of the text layer in displayed space, with PyMuPDF block/line numbers; characters of
     the Symbol font given as codes are read back (:func:`symbol_font_lines`)."""
     raw = page.get_text("words", sort=False, textpage=textpage)
-    fixed = symbol_font_lines(page, textpage)
+    try:
+        fixed = symbol_font_lines(page, textpage)
+    except Exception:  # a page whose characters cannot be re-read keeps its words as given
+        fixed = {}
     texts = [w[4] for w in raw]
     if fixed:
         by_line: dict[tuple[int, int], list[int]] = {}
@@ -259,6 +262,8 @@ def symbol_font_lines(
     """(block, line) -> the line's non-space characters as (given, read) pairs, for the lines of
     the page with a character of a Symbol font read differently than given (:func:`symbol_reader`,
     :func:`glyph_number_reader`; a character read as a space is dropped)."""
+    if not any(_symbol_font_kind(f[3]) for f in page.get_fonts()):
+        return {}  # the common case, without a character-level pass over the page
     blocks = page.get_text("rawdict", textpage=textpage)["blocks"]
     seen: dict[str, set[str]] = {}
     for b in blocks:
