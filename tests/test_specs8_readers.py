@@ -138,3 +138,59 @@ def test_unheaded_columns_right_of_conditions_are_conditions_too() -> None:
         assert [v.conditions for v in extract_specs(CARD, [_chunk(rows)], None)] == ["ID = 50 mA", ""]
     finally:
         stage.CONDITION_SPAN = True
+
+
+def _figure_page(rows: list[tuple[float, list[tuple[float, str]]]]) -> list[Word]:
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    for y, cells in rows:
+        for x, t in cells:
+            page.insert_text((x, y), t, fontsize=8, fontname="helv")
+    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
+    doc.close()
+    return words
+
+
+def _figure(region: Box) -> Chunk:
+    return Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="figure", rows=[], native_text="",
+                 regions=[Region(page=1, bbox_pdf=region, label="figure")])
+
+
+def test_a_table_the_layout_model_took_for_a_figure_is_read_from_its_words() -> None:
+    """Two small tables drawn as one picture (a ratings table with one Rating column, then one with
+    min./typ./max.): each header line starts a table, each line below goes to the columns of its
+    header; a number under no header word between Min and Max (a merged cell) is left out."""
+    words = _figure_page([
+        (84, [(60, "5. Absolute Maximum Ratings")]),  # the heading above the figure
+        (100, [(60, "Item"), (200, "Symbol"), (280, "Rating"), (400, "unit")]),
+        (112, [(60, "Supply Voltage"), (200, "VCC"), (275, "-0.3~+4.6"), (400, "V")]),
+        (124, [(60, "Storage Temperature Range"), (200, "TSTG"), (280, "-40~+85"), (400, "°C")]),
+        (140, [(60, "6. Recommended Operating Conditions")]),
+        (152, [(60, "Item"), (200, "Symbol"), (250, "min."), (300, "typ."), (350, "max."), (400, "unit")]),
+        (164, [(60, "Supply Voltage"), (200, "VCC"), (250, "+1.7"), (300, "+1.8"), (350, "+1.9"), (400, "V")]),
+        (176, [(60, "Operating Temperature Range"), (200, "TOPR"), (250, "-30"), (300, "-"), (350, "+85"), (400, "°C")]),
+        (188, [(60, "Load Capacitance"), (200, "CL"), (318, "20"), (400, "pF")]),  # between typ. and max.
+    ])
+    got = {(v.parameter, v.min, v.typ, v.max, v.table) for v in extract_specs(CARD, [_figure(Box(50, 90, 450, 195))], lambda p: words)}
+    assert got == {
+        ("supply_voltage", -0.3, None, 4.6, "ratings"),  # under the heading above the figure
+        ("storage_temperature", -40.0, None, 85.0, "ratings"),
+        ("supply_voltage", 1.7, 1.8, 1.9, "characteristics"),  # under "Recommended Operating Conditions"
+        ("operating_temperature", -30.0, None, 85.0, "characteristics"),
+    }
+    stage.FIGURE_TABLES = False
+    try:
+        assert extract_specs(CARD, [_figure(Box(50, 90, 450, 195))], lambda p: words) == []
+    finally:
+        stage.FIGURE_TABLES = True
+
+
+def test_a_graph_is_not_read_as_a_table() -> None:
+    words = _figure_page([
+        (100, [(60, "Supply Current vs. Temperature")]),
+        (120, [(60, "10"), (300, "VDD = 3.3 V")]),
+        (160, [(60, "5"), (300, "Typ")]),
+        (200, [(60, "0"), (100, "-40"), (200, "25"), (300, "85"), (400, "125")]),
+        (212, [(200, "Temperature (°C)")]),
+    ])
+    assert extract_specs(CARD, [_figure(Box(50, 90, 450, 215))], lambda p: words) == []

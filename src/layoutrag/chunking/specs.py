@@ -184,6 +184,14 @@ def extract_specs(
     for c in chunks:
         if c.block_type in ("text", "list") and c.unit == "unit":
             values = _text_list_specs(card.doc_id, part, c, words, parts)
+        elif c.block_type == "figure" and FIGURE_TABLES and words is not None and c.unit == "unit":
+            values = []
+            for heading, rows in _figure_tables(c, words):
+                read = _read_rows(card.doc_id, part, c, rows, words, parts)
+                if _RATINGS_RE.search(heading):
+                    for v in read:
+                        v.table = "ratings" if v.table != "ordering" else v.table
+                values.extend(read)
         elif c.block_type != "table" or not c.rows:
             continue
         else:
@@ -440,6 +448,8 @@ FUSED_HEADER = True  # off for an ablation (benchmarks/spec_rerun.py --without f
 # specs-8: the unheaded grid columns right of a Conditions column (its header merged over them) are
 # conditions too
 CONDITION_SPAN = True  # off for an ablation (benchmarks/spec_rerun.py --without condition-span)
+# specs-8: a table the layout model took for a figure, read from the page words (`_figure_tables`)
+FIGURE_TABLES = True  # off for an ablation (benchmarks/spec_rerun.py --without figure-tables)
 
 _MARKS = "†‡§*"
 # specs-7: a merged-role value cell of two or three lines (three modes of a crystal, "Logic 0 Input"
@@ -878,6 +888,104 @@ def _fused_header(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[T
 
 
 _FALLBACKS.append(_fused_header)
+
+
+def _line_runs(line: list[Word], gap: float) -> list[list[Word]]:
+    """A line's words split where the space between two is wider than `gap`: its table cells."""
+    runs: list[list[Word]] = []
+    for w in sorted(line, key=lambda w: w.bbox_pdf.x0):
+        if runs and w.bbox_pdf.x0 - runs[-1][-1].bbox_pdf.x1 <= gap:
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    return runs
+
+
+def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[str, list[TableRow]]]:
+    """Tables the layout model took for a figure (small ratings tables drawn as one picture): the
+    page words inside the chunk's region read line by line; a line of three or more word runs, two
+    of them header words (`_role_of`), one a value column's, starts a table, and each line below it, up to the
+    next header line, is a row whose runs go to the header column whose x-range holds their centre
+    (the columns split halfway between two header runs). Each table comes with its heading: the
+    line above its header line (inside the figure, else the page's line just above it), which says
+    whether it holds ratings. A figure without a header line (a graph, a drawing) gives nothing."""
+    region = next((r.bbox_pdf for r in c.regions if r.page == c.page), None)
+    if region is None:
+        return []
+    inside = [
+        w for w in words(c.page)
+        if region.x0 - 1 <= w.bbox_pdf.center[0] <= region.x1 + 1 and region.y0 - 1 <= w.bbox_pdf.center[1] <= region.y1 + 1
+    ]
+    if len(inside) < 6:
+        return []
+    ids = {id(w) for w in inside}
+    above = [
+        w for w in words(c.page)
+        if id(w) not in ids and w.bbox_pdf.x1 > region.x0 and w.bbox_pdf.x0 < region.x1
+        and region.y0 - 30 <= w.bbox_pdf.center[1] < region.y0 + 1
+    ]
+    lines: list[list[Word]] = []
+    for w in sorted(inside, key=lambda w: w.bbox_pdf.center[1]):
+        h = w.bbox_pdf.y1 - w.bbox_pdf.y0
+        if lines and abs(w.bbox_pdf.center[1] - lines[-1][0].bbox_pdf.center[1]) <= max(2.0, 0.4 * h):
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    tables: list[tuple[str, list[TableRow]]] = []
+    edges: list[float] = []
+    last = max(above, key=lambda w: w.bbox_pdf.center[1]) if above else None
+    heading = " ".join(w.text for w in sorted(above, key=lambda w: w.bbox_pdf.x0)
+                       if last and abs(w.bbox_pdf.center[1] - last.bbox_pdf.center[1]) <= 2)
+    for line in lines:
+        heights = sorted(w.bbox_pdf.y1 - w.bbox_pdf.y0 for w in line)
+        runs = _line_runs(line, max(4.0, 0.6 * heights[len(heights) // 2]))
+        boxes = [union_box(w.bbox_pdf for w in r) for r in runs]
+        texts = [" ".join(w.text for w in r) for r in runs]
+        y0, y1 = min(b.y0 for b in boxes), max(b.y1 for b in boxes)
+        head = TableRow(page=c.page, bbox_pdf=BBox(region.x0, y0, region.x1, y1), cells=texts,
+                        text=" | ".join(texts), is_header=True, cell_boxes=boxes)
+        roles = [_role_of(t)[0] for t in texts]
+        if len(runs) >= 3 and sum(r is not None for r in roles) >= 2 and any(r in _VALUE_ROLES for r in roles):
+            edges = [(boxes[i].x1 + boxes[i + 1].x0) / 2 for i in range(len(boxes) - 1)]
+            tables.append((heading, [head]))
+            continue
+        heading = " ".join(texts)
+        if not tables:
+            continue
+        cells: list[list[Word]] = [[] for _ in range(len(edges) + 1)]
+        for r, b in zip(runs, boxes, strict=True):
+            col = sum(1 for e in edges if b.center[0] > e)
+            if _between_values(b, tables[-1][1][0], col):
+                continue  # a cell merged over two value columns: its number's role is not known
+            cells[col].extend(r)
+        bounds = [region.x0, *edges, region.x1]
+        tables[-1][1].append(
+            TableRow(
+                page=c.page,
+                bbox_pdf=BBox(region.x0, y0, region.x1, y1),
+                cells=[" ".join(w.text for w in sorted(ws, key=_reading)) for ws in cells],
+                text=" ".join(texts),
+                cell_boxes=[union_box(w.bbox_pdf for w in ws) if ws else BBox(bounds[i], y0, bounds[i + 1], y1)
+                            for i, ws in enumerate(cells)],
+            )
+        )
+    return [(h, t) for h, t in tables if len(t) > 1]
+
+
+def _between_values(box: BBox, head: TableRow, col: int) -> bool:
+    """Does a body run sit under no header word, between two value columns' header words (a number
+    of a cell merged over Min and Max)?"""
+    hb = head.cell_boxes
+    if any(box.x0 < h.x1 and h.x0 < box.x1 for h in hb):
+        return False
+    left = max((i for i, h in enumerate(hb) if h.x1 <= box.x0), default=None)
+    right = min((i for i, h in enumerate(hb) if h.x0 >= box.x1), default=None)
+    return (
+        left is not None
+        and right is not None
+        and _role_of(head.cells[left])[0] in _VALUE_ROLES
+        and _role_of(head.cells[right])[0] in _VALUE_ROLES
+    )
 
 _LEADER_RE = re.compile(r"(?:[.…·]\s?){4,}|…{2,}")  # dots, ellipses or middle dots, mixed too
 
