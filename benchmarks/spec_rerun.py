@@ -3,7 +3,7 @@
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
-         rating-names|symbol-names|fused-header|condition-span|figure-tables ...]
+         rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -25,7 +25,8 @@ doubted, value cells of two or three lines under a merged "Typ Max" header split
 one grid row read line by line; or without a specs-8 change: "Rating" heading the names column
 when a value column stands right of it, a name that is a symbol read as that symbol, a header line
 the grid fused into a table's first row split off, the unheaded columns right of a Conditions column
-read as conditions, a table the layout model took for a figure read from the page words.
+read as conditions, a table the layout model took for a figure read from the page words, a ratings list printed without
+dot leaders read at each line's widest space.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ _FLAGS = {
     "fused-header": (stage, "FUSED_HEADER"),
     "condition-span": (stage, "CONDITION_SPAN"),
     "figure-tables": (stage, "FIGURE_TABLES"),
+    "gap-lists": (stage, "GAP_LISTS"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
 }
 

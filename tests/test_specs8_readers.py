@@ -194,3 +194,38 @@ def test_a_graph_is_not_read_as_a_table() -> None:
         (212, [(200, "Temperature (°C)")]),
     ])
     assert extract_specs(CARD, [_figure(Box(50, 90, 450, 215))], lambda p: words) == []
+
+
+def test_a_ratings_list_printed_without_dot_leaders() -> None:
+    """"Name      value" lines under "Absolute Maximum Ratings", no leaders: split at each line's widest
+    space; a line without a number names the indented lines under it; a line whose right part is no
+    value with a unit is not read."""
+    words = _figure_page([
+        (100, [(60, "Absolute Maximum Ratings")]),
+        (112, [(60, "Supply Voltage"), (220, "+35V to -0.2V")]),
+        (124, [(60, "Output Current"), (220, "10 mA")]),
+        (136, [(60, "Operating Temperature Range")]),
+        (148, [(70, "Military grade"), (220, "-55°C to +125°C")]),
+        (160, [(60, "Lead Temperature (Soldering, 10 seconds)"), (250, "260°C")]),
+        (172, [(60, "ESD rating class 2"), (220, "see note 4")]),
+    ])
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="text", rows=[], native_text="Absolute Maximum Ratings\n...",
+                  regions=[Region(page=1, bbox_pdf=Box(50, 90, 450, 176), label="text")])
+    got = {(v.parameter, v.parameter_printed, v.min, v.typ, v.max) for v in extract_specs(CARD, [chunk], lambda p: words)}
+    assert got == {
+        ("supply_voltage", "Supply Voltage", -0.2, None, 35.0),
+        ("output_current", "Output Current", None, 0.01, None),
+        # the heading names the indented line's quantity
+        ("operating_temperature", "Operating Temperature Range, Military grade", -55.0, None, 125.0),
+        ("soldering_temperature", "Lead Temperature (Soldering, 10 seconds)", None, 260.0, None),
+    }
+    supply = next(v for v in extract_specs(CARD, [chunk], lambda p: words) if v.parameter == "supply_voltage")
+    assert supply.cells[0].bbox_pdf.x0 >= 215  # the value's own box, right of the name
+    stage.GAP_LISTS = False
+    try:
+        assert extract_specs(CARD, [chunk], lambda p: words) == []
+    finally:
+        stage.GAP_LISTS = True
+    # outside a ratings block the same lines are prose, not read
+    plain = chunk.model_copy(update={"native_text": "Typical application\n..."})
+    assert extract_specs(CARD, [plain], lambda p: [w for w in words if w.text not in ("Absolute", "Maximum", "Ratings")]) == []

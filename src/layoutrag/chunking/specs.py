@@ -450,6 +450,8 @@ FUSED_HEADER = True  # off for an ablation (benchmarks/spec_rerun.py --without f
 CONDITION_SPAN = True  # off for an ablation (benchmarks/spec_rerun.py --without condition-span)
 # specs-8: a table the layout model took for a figure, read from the page words (`_figure_tables`)
 FIGURE_TABLES = True  # off for an ablation (benchmarks/spec_rerun.py --without figure-tables)
+# specs-8: a ratings list printed without dot leaders, read line by line at the widest space (`_gap_list`)
+GAP_LISTS = True  # off for an ablation (benchmarks/spec_rerun.py --without gap-lists)
 
 _MARKS = "†‡§*"
 # specs-7: a merged-role value cell of two or three lines (three modes of a crystal, "Logic 0 Input"
@@ -888,6 +890,7 @@ def _fused_header(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[T
 
 
 _FALLBACKS.append(_fused_header)
+_FALLBACKS.append(lambda c, words: _gap_list(c, words))  # a ratings list the layout model called a table
 
 
 def _line_runs(line: list[Word], gap: float) -> list[list[Word]]:
@@ -1196,10 +1199,73 @@ def _text_list_specs(
     """A ratings list printed as text (not a table to the layout model: "VDD ........ 6.0V" lines
     under "Absolute Maximum Ratings"): read as a dot-leader list when two or more of its lines
     have a leader and a number after it, each value with a unit."""
-    if words is None or not LEADER_TEXT or not _leader_lines(c.native_text):
+    if words is None:
         return []
-    rows = _leader_list(_line_rows(c, words), words, need_unit=True)
+    if LEADER_TEXT and _leader_lines(c.native_text):
+        rows = _leader_list(_line_rows(c, words), words, need_unit=True)
+    else:
+        rows = _gap_list(c, words)
     return _read_rows(doc_id, part, c, rows, words, parts) if rows else []
+
+
+def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A ratings list printed without dot leaders ("Supply Voltage      +35V to -0.2V" under
+    "Absolute Maximum Ratings"; a scan whose dots the OCR dropped), in a chunk that is or opens a
+    ratings block: each printed line split at its widest space, read when that space is a column's
+    (over 1.5 line heights) and the words right of it are a value with a unit; a line without a
+    number names the indented lines under it (`_sub_condition`, as for dot-leader lists). None
+    when fewer than two lines read so."""
+    if not GAP_LISTS or words is None:
+        return None
+    if not (_RATINGS_RE.search(c.section_title) or _RATINGS_RE.search(c.native_text[:200])):
+        return None
+    lines: list[tuple[int, list[Word]]] = []
+    for page in sorted({m.page for m in c.all_regions()}):
+        span = _region_span(c, page)
+        if span is None:
+            continue
+        start = len(lines)
+        for w in sorted(_words_in(words(page), BBox(*span)), key=lambda w: (w.bbox_pdf.center[1], w.bbox_pdf.x0)):
+            h = w.bbox_pdf.y1 - w.bbox_pdf.y0
+            if len(lines) > start and abs(w.bbox_pdf.center[1] - lines[-1][1][0].bbox_pdf.center[1]) <= max(2.0, 0.4 * h):
+                lines[-1][1].append(w)
+            else:
+                lines.append((page, [w]))
+    first = c.rows[0] if c.rows else None
+    box0 = first.bbox_pdf if first else (union_box(c.bboxes_pdf) if c.bboxes_pdf else BBox(0, 0, 0, 0))
+    out = [TableRow(page=c.page, bbox_pdf=box0, cells=["Parameter", "Value", "Conditions"],
+                    text="Parameter Value Conditions", is_header=True, cell_boxes=[box0, box0, box0])]
+    heading: tuple[str, float] | None = None
+    for page, line in lines:
+        ws = sorted(line, key=lambda w: w.bbox_pdf.x0)
+        text = " ".join(w.text for w in ws)
+        if not re.search(r"\d", re.sub(r"\([^()]*\)", "", text)):
+            heading = (text.strip(" :;"), ws[0].bbox_pdf.x0)
+            continue
+        if len(ws) < 2:
+            continue
+        h = sorted(w.bbox_pdf.y1 - w.bbox_pdf.y0 for w in ws)[len(ws) // 2]
+        gaps = [ws[i + 1].bbox_pdf.x0 - ws[i].bbox_pdf.x1 for i in range(len(ws) - 1)]
+        k = max(range(len(gaps)), key=lambda i: gaps[i])
+        name_ws, value_ws = ws[: k + 1], ws[k + 1 :]
+        name, value = " ".join(w.text for w in name_ws).strip(" :,"), " ".join(w.text for w in value_ws)
+        pv = parse_value(value)
+        if gaps[k] < 1.5 * h or pv is None or pv.empty or not pv.unit or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", name):
+            continue
+        cond = ""
+        if heading is not None and name_ws[0].bbox_pdf.x0 > heading[1] + 3:
+            if _sub_condition(heading[0], name, pv.unit):
+                name, cond = heading[0], name
+            else:
+                name = f"{heading[0]}, {name}"
+        elif heading is not None:
+            heading = None
+        if re.fullmatch(r"\S*\d\S*\d\S*", name):
+            continue  # a part number alone ("µA78H05SM" under a heading not indented): no quantity named
+        nb, vb = union_box(w.bbox_pdf for w in name_ws), union_box(w.bbox_pdf for w in value_ws)
+        out.append(TableRow(page=page, bbox_pdf=union_box([nb, vb]),
+                            cells=[name, value, cond], text=f"{name} {value}", cell_boxes=[nb, vb, vb]))
+    return out if len(out) >= 3 else None
 
 
 def _read_long(
