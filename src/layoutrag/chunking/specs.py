@@ -907,8 +907,8 @@ def _line_runs(line: list[Word], gap: float) -> list[list[Word]]:
 def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[str, list[TableRow]]]:
     """Tables the layout model took for a figure (small ratings tables drawn as one picture): the
     page words inside the chunk's region read line by line; a line of three or more word runs, two
-    of them header words (`_role_of`), one a value column's, starts a table, and each line below it, up to the
-    next header line, is a row whose runs go to the header column whose x-range holds their centre
+    of them header words (`_role_of`), one a value column's, starts a table, and each line below
+    it, up to the next header line, is a row whose runs go to the header column whose x-range holds their centre
     (the columns split halfway between two header runs). Each table comes with its heading: the
     line above its header line (inside the figure, else the page's line just above it), which says
     whether it holds ratings. A figure without a header line (a graph, a drawing) gives nothing."""
@@ -958,7 +958,7 @@ def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[s
         cells: list[list[Word]] = [[] for _ in range(len(edges) + 1)]
         for r, b in zip(runs, boxes, strict=True):
             col = sum(1 for e in edges if b.center[0] > e)
-            if _between_values(b, tables[-1][1][0], col):
+            if _between_values(b, tables[-1][1][0]):
                 continue  # a cell merged over two value columns: its number's role is not known
             cells[col].extend(r)
         bounds = [region.x0, *edges, region.x1]
@@ -975,7 +975,7 @@ def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[s
     return [(h, t) for h, t in tables if len(t) > 1]
 
 
-def _between_values(box: BBox, head: TableRow, col: int) -> bool:
+def _between_values(box: BBox, head: TableRow) -> bool:
     """Does a body run sit under no header word, between two value columns' header words (a number
     of a cell merged over Min and Max)?"""
     hb = head.cell_boxes
