@@ -188,9 +188,9 @@ def extract_specs(
             values = []
             for heading, rows in _figure_tables(c, words):
                 read = _read_rows(card.doc_id, part, c, rows, words, parts)
-                if _RATINGS_RE.search(heading):
-                    for v in read:
-                        v.table = "ratings" if v.table != "ordering" else v.table
+                for v in read:
+                    if v.table != "ordering" and _RATINGS_RE.search(heading):
+                        v.table = "ratings"
                 values.extend(read)
         elif c.block_type != "table" or not c.rows:
             continue
@@ -915,25 +915,20 @@ def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[s
     region = next((r.bbox_pdf for r in c.regions if r.page == c.page), None)
     if region is None:
         return []
+    page_words = words(c.page)
     inside = [
-        w for w in words(c.page)
+        w for w in page_words
         if region.x0 - 1 <= w.bbox_pdf.center[0] <= region.x1 + 1 and region.y0 - 1 <= w.bbox_pdf.center[1] <= region.y1 + 1
     ]
     if len(inside) < 6:
         return []
     ids = {id(w) for w in inside}
     above = [
-        w for w in words(c.page)
+        w for w in page_words
         if id(w) not in ids and w.bbox_pdf.x1 > region.x0 and w.bbox_pdf.x0 < region.x1
         and region.y0 - 30 <= w.bbox_pdf.center[1] < region.y0 + 1
     ]
-    lines: list[list[Word]] = []
-    for w in sorted(inside, key=lambda w: w.bbox_pdf.center[1]):
-        h = w.bbox_pdf.y1 - w.bbox_pdf.y0
-        if lines and abs(w.bbox_pdf.center[1] - lines[-1][0].bbox_pdf.center[1]) <= max(2.0, 0.4 * h):
-            lines[-1].append(w)
-        else:
-            lines.append([w])
+    lines = _printed_lines(inside)
     tables: list[tuple[str, list[TableRow]]] = []
     edges: list[float] = []
     last = max(above, key=lambda w: w.bbox_pdf.center[1]) if above else None
@@ -973,6 +968,19 @@ def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[s
             )
         )
     return [(h, t) for h, t in tables if len(t) > 1]
+
+
+def _printed_lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped into printed lines, top to bottom: a word joins the line above when its centre
+    is within 0.4 of its height (2 pt at least) of that line's first word."""
+    lines: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.bbox_pdf.center[1], w.bbox_pdf.x0)):
+        h = w.bbox_pdf.y1 - w.bbox_pdf.y0
+        if lines and abs(w.bbox_pdf.center[1] - lines[-1][0].bbox_pdf.center[1]) <= max(2.0, 0.4 * h):
+            lines[-1].append(w)
+        else:
+            lines.append([w])
+    return lines
 
 
 def _between_values(box: BBox, head: TableRow) -> bool:
@@ -1046,14 +1054,7 @@ def _leader_list(
         unit = (parse_value(value) or ParsedValue()).unit
         if need_unit and not unit:
             continue
-        cond = ""
-        if heading is not None and x_left > heading[1] + 3:
-            if need_unit and _sub_condition(heading[0], name, unit):
-                name, cond = heading[0], name  # "Maximum Junction Temperature" over "Plastic Packages"
-            else:
-                name = f"{heading[0]}, {name}"
-        elif heading is not None:
-            heading = None
+        name, cond, heading = _under_heading(heading, name, x_left, unit if need_unit else None)
         at = re.search(r"\s@\s?|\s(?=at\s)", value)
         if at:
             value, cond = value[: at.start()].strip(), ", ".join(x for x in (cond, value[at.end() :].strip()) if x)
@@ -1090,6 +1091,22 @@ def _leader_list(
 
 
 _FALLBACKS.append(_leader_rows)
+
+
+def _under_heading(
+    heading: tuple[str, float] | None, name: str, x_left: float, unit: str | None
+) -> tuple[str, str, tuple[str, float] | None]:
+    """(name, condition, heading still open) of a list line under a heading line (its text and left
+    edge): a line indented under it is named by it - as its case when the heading names a parameter
+    of the value's `unit` and the line alone names none (`_sub_condition`; no `unit`: never), else as
+    "heading, line"; a line not indented closes the heading."""
+    if heading is None:
+        return name, "", None
+    if x_left <= heading[1] + 3:
+        return name, "", None
+    if unit is not None and _sub_condition(heading[0], name, unit):
+        return heading[0], name, heading  # "Maximum Junction Temperature" over "Plastic Packages"
+    return f"{heading[0]}, {name}", "", heading
 
 
 def _sub_condition(heading: str, name: str, unit: str) -> bool:
@@ -1222,15 +1239,8 @@ def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Table
     lines: list[tuple[int, list[Word]]] = []
     for page in sorted({m.page for m in c.all_regions()}):
         span = _region_span(c, page)
-        if span is None:
-            continue
-        start = len(lines)
-        for w in sorted(_words_in(words(page), BBox(*span)), key=lambda w: (w.bbox_pdf.center[1], w.bbox_pdf.x0)):
-            h = w.bbox_pdf.y1 - w.bbox_pdf.y0
-            if len(lines) > start and abs(w.bbox_pdf.center[1] - lines[-1][1][0].bbox_pdf.center[1]) <= max(2.0, 0.4 * h):
-                lines[-1][1].append(w)
-            else:
-                lines.append((page, [w]))
+        if span is not None:
+            lines += [(page, line) for line in _printed_lines(_words_in(words(page), BBox(*span)))]
     first = c.rows[0] if c.rows else None
     box0 = first.bbox_pdf if first else (union_box(c.bboxes_pdf) if c.bboxes_pdf else BBox(0, 0, 0, 0))
     out = [TableRow(page=c.page, bbox_pdf=box0, cells=["Parameter", "Value", "Conditions"],
@@ -1252,14 +1262,7 @@ def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Table
         pv = parse_value(value)
         if gaps[k] < 1.5 * h or pv is None or pv.empty or not pv.unit or not re.search(r"[A-Za-z\u4e00-\u9fff]{2}", name):
             continue
-        cond = ""
-        if heading is not None and name_ws[0].bbox_pdf.x0 > heading[1] + 3:
-            if _sub_condition(heading[0], name, pv.unit):
-                name, cond = heading[0], name
-            else:
-                name = f"{heading[0]}, {name}"
-        elif heading is not None:
-            heading = None
+        name, cond, heading = _under_heading(heading, name, name_ws[0].bbox_pdf.x0, pv.unit)
         if re.fullmatch(r"\S*\d\S*\d\S*", name):
             continue  # a part number alone ("µA78H05SM" under a heading not indented): no quantity named
         nb, vb = union_box(w.bbox_pdf for w in name_ws), union_box(w.bbox_pdf for w in value_ws)
