@@ -79,7 +79,7 @@ _FLAGS = {
 
 
 def _without(change: str) -> None:
-    """Turn one specs-4, specs-5, specs-6 or specs-7 change off in this process (an ablation)."""
+    """Turn one specs-4 to specs-8 change off in this process (an ablation)."""
     if change == "gate":
         real = stage._long_row
 

@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 
 from layoutrag.errors import InputError
 from layoutrag.records import SpecConstraint, SpecValue
-from layoutrag.vocab import spec_parameters, spec_units
+from layoutrag.vocab import spec_parameters, spec_units, symbol_encoding
 
 __all__ = [
     "MODIFIER_WORDS",
@@ -56,19 +56,20 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 # A symbol font's characters, as a PDF's text layer often gives them: code c at U+F000 + c (the
 # "symbol" cmap of the OpenType spec, platform 3 encoding 0). Read by the Adobe Symbol encoding
-# (unicode.org/Public/MAPPINGS/VENDORS/ADOBE/symbol.txt), for the codes a spec value, unit or
-# symbol prints with: ASCII punctuation and digits, minus, degree, plus-minus, the comparison
-# signs, micro and the Greek letters of symbols (Ω ohm, θ thermal, Δ change), the infinity sign
-# (not λ: U+F06C is also the bullet of Wingdings-drawn lists).
+# (`vocab.symbol_encoding`, the table pdf.py reads the text layer with), for the codes a spec value,
+# unit or symbol prints with: ASCII punctuation and digits (as printed: "-", "*"), degree,
+# plus-minus, the comparison signs, micro and the Greek letters of symbols (Ω ohm, θ thermal,
+# Δ change), the infinity sign (not λ: U+F06C is also the bullet of Wingdings-drawn lists). Data
+# ingested with text layer v2 has these read already for fonts named Symbol; this stays for other
+# data and other fonts.
+_SYMBOL_FONT_CODES = (
+    0xB0, 0xB1, 0xA3, 0xB3, 0xB4, 0xB8, 0x6D, 0x57, 0x77, 0x71, 0x51, 0x44, 0x64,
+    0x61, 0x62, 0x67, 0x70, 0x73, 0x74, 0xD6, 0xA5, 0xBB, 0xB9, 0xBC,
+)  # fmt: skip
 _SYMBOL_FONT = str.maketrans(
     {0xF000 + c: chr(c) for c in range(0x20, 0x40) if c not in (0x22, 0x24, 0x27)}  # ∀ ∃ ∋ there
-    | {
-        0xF02D: "-", 0xF0B0: "°", 0xF0B1: "±", 0xF0A3: "≤", 0xF0B3: "≥", 0xF0B4: "×", 0xF0B8: "÷",
-        0xF06D: "µ", 0xF057: "Ω", 0xF077: "ω", 0xF071: "θ", 0xF051: "Θ", 0xF044: "Δ", 0xF064: "δ",
-        0xF061: "α", 0xF062: "β", 0xF067: "γ", 0xF070: "π", 0xF073: "σ", 0xF074: "τ",
-        0xF0D6: "√", 0xF0A5: "∞", 0xF0BB: "≈", 0xF0B9: "≠", 0xF0BC: "…",
-    }
-)  # fmt: skip
+    | {0xF000 + c: symbol_encoding()[c] for c in _SYMBOL_FONT_CODES}
+)
 
 
 @lru_cache(maxsize=1 << 16)  # the same cells and names are folded again and again by the spec stage
