@@ -5,7 +5,7 @@
     ingest_and_chunk(...)                      the same without the index step
     reindex(data_root, settings=...)           a new index generation from what is stored
     import_chunks(file, data_root, settings=...)   chunk records made elsewhere, then the index
-    build_specs(data_root)                     the spec stage alone over every chunked document
+    build_specs(data_root)                     the spec stage alone over every chunked or imported document
 
 Every front (CLI, `layoutrag.LayoutRAG`, demo, evaluation variants, test fixtures) calls these;
 the stages below never call each other upwards (ingest knows nothing of chunking, chunking nothing
@@ -114,6 +114,26 @@ def build_specs(data_root: Path) -> tuple[int, int, list[tuple[str, str]]]:
             n_docs += 1
         except DocumentError as e:
             errors.append((doc_id, one_line(e)))
+    i_docs, i_values, i_errors = import_specs(data)
+    return n_docs + i_docs, n_values + i_values, errors + i_errors
+
+
+def import_specs(data: DataDir) -> tuple[int, int, list[tuple[str, str]]]:
+    """The spec stage over the imported documents that are not also ingested (imported/*.json ->
+    imported/specs/*.json; unchanged ones skipped): (documents, values, [(doc_id, error)])."""
+    from layoutrag.chunking.specs import imported_specs_and_save, load_doc_specs
+
+    n_docs = n_values = 0
+    errors: list[tuple[str, str]] = []
+    for doc_id in data.imported_ids():
+        if data.doc_dir(doc_id).is_dir():
+            continue  # ingested here too: the ingested document's specs answer
+        try:
+            n = imported_specs_and_save(data, doc_id)
+            n_values += n if n >= 0 else len(load_doc_specs(data, doc_id).specs)
+            n_docs += 1
+        except Exception as e:  # noqa: BLE001 - one bad record must not stop the others
+            errors.append((doc_id, f"spec stage failed: {one_line(e)}"))
     return n_docs, n_values, errors
 
 
@@ -399,6 +419,7 @@ def _delete_documents(data: DataDir, doc_ids: Sequence[str]) -> None:
     for doc_id in doc_ids:
         shutil.rmtree(data.doc_dir(doc_id), ignore_errors=True)
         (data.imported / f"{check_id(doc_id, 'document')}.json").unlink(missing_ok=True)
+        (data.imported / "specs" / f"{doc_id}.json").unlink(missing_ok=True)
 
 
 def reindex(
@@ -426,6 +447,8 @@ def import_chunks(file: Path, data_root: Path, *, settings: Settings | None = No
     from layoutrag.index.importer import import_chunks_file
 
     n, problems = import_chunks_file(file, data_root, progress=progress)
+    if n:
+        import_specs(DataDir(data_root))  # a document whose spec stage fails keeps its chunks, without values
     stats = reindex(data_root, settings=settings, progress=progress) if n else None
     return BuildResult(results=[], index=stats, problems=problems, imported=n)
 

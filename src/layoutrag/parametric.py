@@ -48,9 +48,16 @@ class SpecStore:
 def load_spec_store(data: DataDir) -> SpecStore:
     cards: dict[str, DocumentCard] = {}
     specs: dict[str, list[SpecValue]] = {}
-    for d in data.doc_ids():
-        sp = data.doc_dir(d) / "specs.json"
-        cp = data.chunks_json(d)
+    ingested = list(data.doc_ids())
+    seen = set(ingested)
+    sources = [(d, data.doc_dir(d) / "specs.json", data.chunks_json(d)) for d in ingested]
+    # imported documents (imported/{id}.json, their values in imported/specs/): the ingested one wins
+    sources += [
+        (d, data.imported / "specs" / f"{d}.json", data.imported / f"{d}.json")
+        for d in data.imported_ids()
+        if d not in seen
+    ]
+    for d, sp, cp in sources:
         if not sp.exists() or not cp.exists():
             continue
         try:

@@ -116,6 +116,12 @@ class DataDir:
         ingest never touches them)."""
         return self.root / "imported"
 
+    def imported_ids(self) -> list[str]:
+        """The documents brought in with `import-chunks` (imported/{doc_id}.json)."""
+        if not self.imported.is_dir():
+            return []
+        return sorted(p.stem for p in self.imported.glob("*.json") if ID_RE.match(p.stem))
+
     @property
     def report(self) -> Path:
         return self.root / "ingest-report.json"

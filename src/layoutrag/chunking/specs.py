@@ -31,6 +31,7 @@ from typing import Any
 
 import pymupdf
 
+from layoutrag.chunking.linear_specs import LINEAR_VERSION, linear_table, read_linear_table
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import union_box
 from layoutrag.records import (
@@ -55,13 +56,14 @@ from layoutrag.specs import (
     parse_value,
     split_footnotes,
 )
-from layoutrag.storage import DataDir, atomic_write_json
+from layoutrag.storage import DataDir, atomic_write_json, check_id
 
 __all__ = [
     "SPEC_STAGE_VERSION",
     "chunk_specs",
     "extract_specs",
     "load_doc_specs",
+    "imported_specs_and_save",
     "specs_and_save",
     "specs_json",
 ]
@@ -111,7 +113,34 @@ def _vocab_hash() -> str:
 
 
 def specs_json(data: DataDir, doc_id: str) -> Path:
+    """docs/{id}/specs.json; for a document only imported (no docs/{id}/), imported/specs/{id}.json."""
+    if not data.doc_dir(doc_id).is_dir() and (data.imported / f"{doc_id}.json").exists():
+        return data.imported / "specs" / f"{doc_id}.json"
     return data.doc_dir(doc_id) / "specs.json"
+
+
+def imported_specs_and_save(data: DataDir, doc_id: str) -> int:
+    """The spec stage for an imported document (imported/{id}.json -> imported/specs/{id}.json):
+    its table chunks with rows are read like an ingested document's, its tables given only as text
+    by `linear_specs`. Skipped when the stored specs were made from the same chunks by this stage."""
+    cpath = data.imported / f"{check_id(doc_id, 'document')}.json"
+    if not cpath.exists():
+        raise NotFoundError(f"no imported chunks for document {doc_id}")
+    raw = cpath.read_bytes()
+    key = f"imported-{hashlib.sha256(raw).hexdigest()[:16]}+{SPEC_STAGE_VERSION}+{LINEAR_VERSION}+{_vocab_hash()}"
+    path = data.imported / "specs" / f"{doc_id}.json"
+    if path.exists():
+        try:
+            if DocSpecs.model_validate_json(path.read_text(encoding="utf-8")).key == key:
+                return -1
+        except Exception:  # a corrupt or outdated file is rebuilt
+            pass
+    dc = DocChunks.model_validate_json(raw)
+    withheld: list[SpecValue] = []
+    specs = extract_specs(dc.card, dc.chunks, None, withheld)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld))
+    return len(specs)
 
 
 def load_doc_specs(data: DataDir, doc_id: str) -> DocSpecs:
@@ -165,6 +194,10 @@ def default_part(card: DocumentCard) -> str:
     return Path(card.file_name).stem or card.doc_id
 
 
+_PER_YEAR_RE = re.compile(r"/\s*y(?:ea)?r\.?$", re.IGNORECASE)
+LINEAR_TABLES = True  # imported tables given as text (linear_specs); off for an ablation
+
+
 def extract_specs(
     card: DocumentCard,
     chunks: list[Chunk],
@@ -182,7 +215,9 @@ def extract_specs(
         return (v.page, v.part, *(round(x) for x in v.row_bbox_pdf), v.min, v.typ, v.max, v.unit)
 
     for c in chunks:
-        if c.block_type in ("text", "list") and c.unit == "unit":
+        if not c.rows and not c.regions and LINEAR_TABLES and linear_table(c.native_text):
+            values = read_linear_table(c, part)  # an imported table given as text only (no layout)
+        elif c.block_type in ("text", "list") and c.unit == "unit":
             values = _text_list_specs(card.doc_id, part, c, words, parts)
         elif c.block_type == "figure" and FIGURE_TABLES and words is not None and c.unit == "unit":
             values = []
@@ -200,6 +235,8 @@ def extract_specs(
         for v in values:
             if v.table != "ordering" and ratings:
                 v.table = "ratings"
+            if _PER_YEAR_RE.search(v.unit_printed) and v.unit == "ppm":
+                v.parameter, v.known = "aging", True  # a frequency change per year is aging (IEC 60679-1)
         if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
             _conditions_apart(c, values, words)
         kept, doubted = _gate(values)
@@ -215,6 +252,8 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
     printed as text read from its text's lines (no page words, no document card: the part is
     left empty) - what search checks a query's numeric constraints against. Values the gate
     doubts are left out, as from the stored specs."""
+    if not chunk.rows and not chunk.regions and LINEAR_TABLES and linear_table(chunk.native_text):
+        return _gate(read_linear_table(chunk, ""))[0]  # an imported table given as text only (no layout)
     if chunk.block_type in ("text", "list") and LEADER_TEXT and _leader_lines(chunk.native_text):
         box = union_box(chunk.bboxes_pdf) if chunk.bboxes_pdf else BBox(0, 0, 0, 0)
         lines = [t.strip() for t in chunk.native_text.splitlines() if t.strip()]

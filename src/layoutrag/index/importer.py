@@ -11,6 +11,7 @@ card derived from the chunks); `layoutrag.build.import_chunks` then rebuilds the
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path, PurePath
 
@@ -19,6 +20,7 @@ from pydantic import ValidationError
 from layoutrag.errors import InputError, NotFoundError
 from layoutrag.index.tokenizer import WORD_RE, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocChunks, DocumentCard
+from layoutrag.specs import parse_unit
 from layoutrag.storage import ID_RE, DataDir, atomic_write_json
 
 __all__ = ["IMPORTED_KEY", "derive_card", "import_chunks_file", "parse_chunk_lines"]
@@ -73,7 +75,11 @@ def derive_card(doc_id: str, chunks: list[Chunk]) -> DocumentCard:
     in the title, part numbers = part-like codes in keywords and text that recur in the document."""
     roots = Counter(c.toc_path.split(" > ")[0].strip() for c in chunks if c.toc_path.strip())
     title = roots.most_common(1)[0][0] if roots else ""
-    series = _codes(title)
+    series = [c for c in _codes(title) if not _quantity(c)]  # "32.768khz" in a title is no series
+    # "TXC 6U Series VCXO": the name printed before "Series" names the series, however short
+    m = _SERIES_RE.search(title)
+    if m and normalize_text(m.group(1)) not in series:
+        series.append(normalize_text(m.group(1)))
     seen: Counter[str] = Counter()
     for c in chunks:
         seen.update(set(_codes(" ".join(c.keywords)) + _codes(c.native_text)))
@@ -89,6 +95,16 @@ def derive_card(doc_id: str, chunks: list[Chunk]) -> DocumentCard:
         series=series,
         part_numbers=sorted(parts),
     )
+
+
+_SERIES_RE = re.compile(r"\b([A-Z0-9][A-Z0-9-]{1,11})\s+Series\b")
+# a number with a unit ("32.768khz", "50ohm", "8.0x3.0mm", "0.3vdd") is a quantity, not a part code
+_QUANTITY_RE = re.compile(r"[-+]?\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)*([a-z%°µ/]+)")
+
+
+def _quantity(word: str) -> bool:
+    m = _QUANTITY_RE.fullmatch(word)
+    return m is not None and (parse_unit(m.group(1)) is not None or m.group(1) in ("vdd", "vcc"))
 
 
 def _codes(text: str) -> list[str]:

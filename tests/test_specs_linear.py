@@ -1,0 +1,151 @@
+"""Spec values of imported chunks whose tables are text only (chunking/linear_specs.py), and the
+import path that stores them and answers parametric queries with them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from layoutrag.build import import_chunks
+from layoutrag.chunking.linear_specs import linear_table, read_linear_table
+from layoutrag.records import Chunk
+from layoutrag.service import LayoutRAG
+
+HEAD = "Table 1 . Electrical Specifications Parameters Symbol Min. Typ. Max. Units Notes "
+
+
+def _chunk(text: str, doc: str = "xo", page: int = 1) -> Chunk:
+    return Chunk(
+        chunk_id=f"{doc}_p{page}_b01",
+        doc_id=doc,
+        page=page,
+        block_type="electrical_specifications_table",
+        native_text=text,
+        bboxes_pdf=[[40.0, 100.0, 560.0, 420.0]],
+    )
+
+
+def _read(text: str) -> list[tuple]:
+    return [(v.parameter, v.min, v.typ, v.max, v.unit) for v in read_linear_table(_chunk(text), "XO")]
+
+
+def test_columns_dashes_ranges_and_tolerances() -> None:
+    got = _read(
+        HEAD + "Nominal Frequency F 4 ~ 60 MHz Operating Temperature Topr -40 25 105 ℃ "
+        "Current Consumption Icc - - 12 mA Frequency Tolerance FT ± 10 ppm @25℃ "
+    )
+    assert got == [
+        ("frequency", 4e6, None, 6e7, "Hz"),
+        ("operating_temperature", -40.0, 25.0, 105.0, "°C"),
+        ("supply_current", None, None, 0.012, "A"),
+        ("frequency_tolerance", -10.0, None, 10.0, "ppm"),
+    ]
+
+
+def test_options_and_sub_rows_after_conditions() -> None:
+    got = _read(
+        HEAD + "Supply Voltage Vdd 1.8 , 2.5 , 3.3 (± 10%) V "
+        "Frequency Stability ST ± 20 ppm @ -20~70℃ , Note 1 ± 50 @ -40~85℃ , Note 1 "
+    )
+    assert got == [
+        ("supply_voltage", None, 1.8, None, "V"),
+        ("supply_voltage", None, 2.5, None, "V"),
+        ("supply_voltage", None, 3.3, None, "V"),
+        ("frequency_stability", -20.0, None, 20.0, "ppm"),
+        ("frequency_stability", -50.0, None, 50.0, "ppm"),
+    ]
+    stab = [v for v in read_linear_table(_chunk(HEAD + "Frequency Stability ST ± 20 ppm @ -20~70℃"), "XO")]
+    assert stab[0].conditions.startswith("@ -20~70")
+
+
+def test_conditions_are_not_values() -> None:
+    # a band in another unit, a supply-relative level, a note number, a number before a word
+    got = _read(
+        HEAD + "Equivalent Series Resistance ESR Ohm - - 80 8~12MHz - - 50 12~40MHz "
+        "Output Voltage High VoH 90%Vdd - - V Start-up Time Tosc - - 5 ms To 90% of Final Amplitude "
+        "RMS Phase Jitter PJ - - 0.5 ps @156.25MHz , 3.3V , Note 3 Aging - - ± 3 ppm/year 10 Years "
+    )
+    assert got == [
+        ("esr", None, None, 80.0, "ohm"),
+        ("esr", None, None, 50.0, "ohm"),
+        ("startup_time", None, None, 0.005, "s"),
+        ("phase_jitter", None, None, 5e-13, "s"),
+        ("aging", -3.0, None, 3.0, "ppm"),
+    ]
+
+
+def test_unknown_rows_end_a_row_and_are_not_read() -> None:
+    # "Enable Delay Time" is no vocabulary name: it neither becomes a value nor lends its
+    # numbers to the row before it
+    got = _read(HEAD + "Standby Current Icc(ST) - - 10 uA OE = Low Enable Delay Time - - - 2 uA Aging - ± 5 ppm")
+    assert got == [("standby_current", None, None, 1e-05, "A"), ("aging", -5.0, None, 5.0, "ppm")]
+
+
+def test_a_tolerance_is_refused_where_the_quantity_cannot_be_negative() -> None:
+    # "± 3" after an ESR row belongs to the row whose name is printed after it (a merged cell)
+    got = _read(HEAD + "Equivalent Series Resistance ESR - - 60 Ohm 10~40MHz ± 3 1st Year")
+    assert got == [("esr", None, None, 60.0, "ohm")]
+
+
+def test_text_without_a_min_max_header_is_not_a_table() -> None:
+    text = "Product Features 1. Output Frequency 1 ~ 204MHz 2. Frequency Stability ± 50 ppm"
+    assert not linear_table(text)
+    assert read_linear_table(_chunk(text), "XO") == []
+
+
+def test_values_carry_the_chunk_box_and_id() -> None:
+    (v,) = read_linear_table(_chunk(HEAD + "Load Capacitance CL 12.5 pF"), "XO")
+    assert (v.parameter, v.typ, v.unit_printed, v.page, v.chunk_id) == ("load_capacitance", 1.25e-11, "pF", 1, "xo_p1_b01")
+    assert tuple(v.row_bbox_pdf) == (40.0, 100.0, 560.0, 420.0)
+    assert [c.role for c in v.cells] == ["value"] and tuple(v.cells[0].bbox_pdf) == (40.0, 100.0, 560.0, 420.0)
+
+
+def _jsonl(path: Path) -> Path:
+    rows = [
+        _chunk(HEAD + "Nominal Frequency F 26 MHz Frequency Stability ST ± 0.5 ppm @ -40~85℃ Operating Temperature Topr -40 - 85 ℃", "tcxo_a"),
+        _chunk(HEAD + "Nominal Frequency F 26 MHz Frequency Stability ST ± 2.5 ppm @ -40~85℃ Operating Temperature Topr -40 - 85 ℃", "tcxo_b"),
+    ]
+    path.write_text("\n".join(json.dumps(c.model_dump(mode="json")) for c in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_import_stores_values_and_answers_parametric_queries(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    import_chunks(_jsonl(tmp_path / "c.jsonl"), data)
+    assert (data / "imported" / "specs" / "tcxo_a.json").exists()
+    svc = LayoutRAG(data)
+    res = svc.find_parts(["frequency stability <= 1 ppm", "frequency = 26 MHz"])
+    met = [r.doc_id for r in res.results if r.n_met == 2]
+    assert met == ["tcxo_a"]
+    values = svc.specs("tcxo_b")
+    assert {(v.parameter, v.min, v.typ, v.max) for v in values} == {
+        ("frequency", None, 26e6, None),
+        ("frequency_stability", -2.5, None, 2.5),
+        ("operating_temperature", -40.0, None, 85.0),
+    }
+    # the natural query reads the same constraints
+    nat = svc.find_parts(query="frequency stability ±0.5 ppm, operating temperature -40 to 85")
+    assert [r.doc_id for r in nat.results if r.n_met == len(nat.constraints)] == ["tcxo_a"]
+
+
+def test_reimport_of_unchanged_chunks_keeps_the_stored_values(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    f = _jsonl(tmp_path / "c.jsonl")
+    import_chunks(f, data)
+    stored = data / "imported" / "specs" / "tcxo_a.json"
+    before = stored.stat().st_mtime_ns
+    import_chunks(f, data)
+    assert stored.stat().st_mtime_ns == before
+
+
+@pytest.mark.parametrize("where", ["frequency stability <= banana", "ESR <= 50 furlongs"])
+def test_bad_constraints_on_an_imported_corpus_get_one_line_errors(tmp_path: Path, where: str) -> None:
+    from layoutrag.errors import InputError
+
+    data = tmp_path / "data"
+    import_chunks(_jsonl(tmp_path / "c.jsonl"), data)
+    with pytest.raises(InputError) as e:
+        LayoutRAG(data).find_parts([where])
+    assert "\n" not in str(e.value) and str(e.value)
