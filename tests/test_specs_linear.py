@@ -149,3 +149,38 @@ def test_bad_constraints_on_an_imported_corpus_get_one_line_errors(tmp_path: Pat
     with pytest.raises(InputError) as e:
         LayoutRAG(data).find_parts([where])
     assert "\n" not in str(e.value) and str(e.value)
+
+
+def test_a_change_per_year_is_aging_in_a_laid_out_table_too() -> None:
+    # a stability cell whose sub-row prints "ppm/year" (the vs.-aging line of a merged name cell)
+    from layoutrag.chunking.specs import extract_specs
+    from layoutrag.records import Box, DocumentCard, Region, TableRow
+
+    cols = [(50, 200), (200, 260), (260, 330), (330, 380)]
+
+    def row(cells: list[str], y: float, header: bool = False) -> TableRow:
+        boxes = [Box(x0, y, x1, y + 12) for (x0, x1), _ in zip(cols, cells, strict=False)]
+        return TableRow(page=1, bbox_pdf=Box(50, y, 380, y + 12), cells=cells, text=" | ".join(cells), is_header=header, cell_boxes=boxes)
+
+    rows = [
+        row(["Parameter", "Conditions", "Max", "Unit"], 100, header=True),
+        row(["Frequency Stability", "-40 to 85 °C", "±0.5", "ppm"], 112),
+        row(["Frequency Stability", "TA = 25 °C", "±1.0", "ppm/year"], 124),
+    ]
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="table", rows=rows, native_text="",
+                  regions=[Region(page=1, bbox_pdf=Box(50, 100, 380, 136), label="table")])
+    card = DocumentCard(doc_id="d", file_name="xo.pdf", series=["XO1"])
+    got = {(v.parameter, v.max) for v in extract_specs(card, [chunk], None)}
+    assert got == {("frequency_stability", 0.5), ("aging", 1.0)}
+
+
+def test_an_imported_card_names_its_series_and_no_quantity() -> None:
+    from layoutrag.index.importer import derive_card
+
+    chunks = [
+        Chunk(chunk_id=f"x_p1_b0{i}", doc_id="x", page=1, toc_path="ACME 7N Series TCXO 32.768kHz (2.0mm)", native_text=t)
+        for i, t in enumerate(["Nominal Frequency 32.768kHz", "7N-26.000MBP-T 7N-19.200MBP-T"], start=1)
+    ]
+    card = derive_card("x", chunks)
+    assert card.series == ["7n"]
+    assert "32.768khz" not in card.series and "2.0mm" not in card.series
