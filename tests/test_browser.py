@@ -373,3 +373,50 @@ def test_compare_view_cell_opens_the_viewer_on_its_cell(browser, server_url: str
     page.screenshot(path=str(tmp_path / "compare.png"))
     _open_cell_and_check(page, server_url, page.locator("#cmp-table a.speccell").first)
     assert not errors, errors
+
+
+def test_parts_of_an_imported_corpus_open_the_boxes_only_viewer_on_their_chunk(browser, tmp_path: Path) -> None:
+    # a corpus imported as chunk records (no PDFs), its tables given as text: the Parts page lists
+    # the part, and its value opens the viewer without a page image, the chunk's box highlighted
+    import json
+
+    from layoutrag.build import import_chunks
+
+    head = "Parameters Symbol Min. Typ. Max. Units Notes "
+    rows = [
+        {"chunk_id": f"{d}_p1_b01", "doc_id": d, "page": 1, "block_type": "electrical_specifications_table",
+         "toc_path": f"ACME {d.upper()} Series TCXO", "bboxes_pdf": [[40.0, 100.0, 560.0, 420.0]],
+         "native_text": head + f"Nominal Frequency F 26 MHz Frequency Stability ST ± {stab} ppm @ -40~85℃"}
+        for d, stab in (("t1", "0.5"), ("t2", "2.5"))
+    ]
+    f = tmp_path / "chunks.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    data = tmp_path / "data"
+    import_chunks(f, data)
+    serving = _serve(create_app(data))
+    url = next(serving)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/#/specs?where=frequency%20stability%20%3C%3D%201%20ppm")
+    page.wait_for_selector("#spec-table a.speccell")
+    assert page.locator("#spec-table tbody tr").count() == 1
+    assert page.inner_text("#spec-table tbody tr td").startswith("t1")
+    page.screenshot(path=str(tmp_path / "parts-imported.png"))
+    page.locator("#spec-table a.speccell").first.click()
+    page.wait_for_selector("rect.cell")
+    frame = '.page-frame[data-page="1"]'
+    assert "no PDF stored" in page.inner_text(f"{frame} .nopdf")
+    w = float(page.get_attribute(frame, "data-width-pt"))
+    h = float(page.get_attribute(frame, "data-height-pt"))
+    area = _rect(page, f"{frame} .nopdf")
+    got = _rect(page, f"{frame} rect.cell")
+    sx, sy = area["w"] / w, area["h"] / h
+    expected = (area["x"] + 40 * sx, area["y"] + 100 * sy, area["x"] + 560 * sx, area["y"] + 420 * sy)
+    actual = (got["x"], got["y"], got["x"] + got["w"], got["y"] + got["h"])
+    for e, a in zip(expected, actual, strict=True):
+        assert abs(e - a) <= 2.0 * sx, (expected, actual)
+    page.screenshot(path=str(tmp_path / "parts-imported-cell.png"))
+    assert not errors, errors
+    page.close()
+    serving.close()
