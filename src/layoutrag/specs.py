@@ -30,6 +30,7 @@ __all__ = [
     "fold",
     "format_quantity",
     "match_parameter",
+    "name_key",
     "parameter_unit",
     "parse_constraint",
     "parse_number",
@@ -37,6 +38,7 @@ __all__ = [
     "parse_unit",
     "parse_value",
     "split_footnotes",
+    "vocabulary_names",
 ]
 
 _PREFIX = {
@@ -367,6 +369,16 @@ def _norm_name(text: str) -> str:
 def _dehyphen(t: str) -> str:
     """"low-level" and "low level" are one name."""
     return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)
+
+
+def name_key(word: str) -> str:
+    """A printed word as the vocabulary's names are written: lower case, "start-up" as "start up"."""
+    return _dehyphen(fold(word).lower())
+
+
+def vocabulary_names() -> tuple[tuple[str, str, bool], ...]:
+    """(name as `name_key` writes it, canonical id, whole text only) of every parameter name, longest first."""
+    return tuple((n, pid, whole) for n, pid, _, whole in _names())
 
 
 @cache

@@ -15,9 +15,13 @@ page words. This reader:
    2.5 , 3.3" - into the header's columns, a group's unit from the unit printed after it, else the
    row's first unit that fits the named parameter; a group with a unit of another quantity
    ("8~12MHz" in an ESR row), after "@", in parentheses or relative to a supply ("90%Vdd") is a
-   condition, not a value; the row ends at the next known name or at a run of words after its unit
-   (the next, unknown row);
-4. hands the values to the spec stage's gate like any table's.
+   condition, not a value; the row ends at the next known name, at a word or a value printed
+   straight after its Units cell, or at a value of another kind than its first (the next row's);
+4. gives a row the sub-rows printed above its name (a merged name cell is printed at the middle of
+   its sub-rows: "± 25 @ -40~85°C Frequency Stability ST ± 30 ppm @ -40~105°C ± 50 @ -40~125°C"),
+   and a group between two names to the row it keeps most centred (`_balance`); a "vs. load" /
+   "vs. supply voltage" note makes a stability sub-row that stability;
+5. hands the values to the spec stage's gate like any table's.
 
 A value's cells carry the chunk's box (the finest box an imported chunk has); `row_bbox_pdf` is the
 same box. What the reader gets right is measured on TXC datasheets it was not written on:
@@ -33,14 +37,13 @@ from functools import cache
 from layoutrag.geometry import union_box
 from layoutrag.records import BBox, Chunk, SpecCell, SpecValue
 from layoutrag.specs import (
-    _dehyphen,
-    _names,
-    _unit_ok,
     fold,
     match_parameter,
+    name_key,
     parameter_unit,
     parse_number,
     parse_unit,
+    vocabulary_names,
 )
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
@@ -71,8 +74,8 @@ _NON_NEGATIVE = frozenset({"Hz", "F", "ohm", "W", "s", "H"})
 class _Group:
     """One value group of a row: its entries (None for a printed "-"), as printed."""
 
-    entries: list[tuple[float, ...] | None] = field(default_factory=list)  # (x,) | (a, b) range | ("pm", x)
-    pm: list[bool] = field(default_factory=list)
+    entries: list[tuple[float, ...] | None] = field(default_factory=list)  # (x,) or a range (a, b)
+    pm: list[bool] = field(default_factory=list)  # each entry printed with "±"
     options: bool = False
     unit: str = ""  # printed right after the group
     relative: bool = False
@@ -186,13 +189,13 @@ def _vs_note(tokens: list[str], i: int) -> bool:
 
 
 def _norm(token: str) -> str:
-    return _dehyphen(token.lower().strip(",;:"))
+    return name_key(token.strip(",;:"))
 
 
 def _anchors(tokens: list[str]) -> list[tuple[int, int]]:
     """(first, past-last) token of every known parameter name printed as a row's name."""
-    names = {n: whole for n, _, _, whole in _names()}
-    pids = {n: pid for n, pid, _, _ in _names()}
+    names = {n: whole for n, _, whole in vocabulary_names()}
+    pids = {n: pid for n, pid, _ in vocabulary_names()}
     norm = [_norm(t) for t in tokens]
     out: list[tuple[int, int]] = []
     i = 0
@@ -251,7 +254,7 @@ def _row(name: list[str], rest: list[str], lead: list[str]) -> tuple[_Row | None
     if not row_unit:
         return None, tail
     pid, known = match_parameter(printed, " ".join(symbol), unit=row_unit[0])
-    if not known or not _unit_ok(parameter_unit(pid) or "-", row_unit[0], strict=True):
+    if not known or parameter_unit(pid) != row_unit[0]:
         return None, tail
     above, _, _ = _groups(lead, printed)
     # a sub-row above the name prints no unit of its own (the Units cell is merged with the name's)
@@ -278,7 +281,7 @@ def _vs_parameter(pid: str, conditions: list[str]) -> str:
 
 @cache
 def _name_words() -> frozenset[str]:
-    return frozenset(w for n, _, _, _ in _names() for w in n.split() if re.fullmatch(r"[a-z][a-z.]+", w))
+    return frozenset(w for n, _, _ in vocabulary_names() for w in n.split() if re.fullmatch(r"[a-z][a-z.]+", w))
 
 
 def _valueish(t: str) -> bool:
