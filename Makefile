@@ -40,13 +40,17 @@ SHARED ?= ../shared
 
 # speed and serving on generated / replicated data; ingest speed and search quality need $(SHARED)
 # (the 1M-chunk speed row takes ~10 minutes: `benchmarks/search_speed.py --sizes 1000000`)
+BENCH_TXC ?= /tmp/layoutrag-bench-txc
+
 bench: install
 	$(BIN)/python benchmarks/serve_load.py
 	$(BIN)/pytest -q tests/test_http_conformance.py   # bounded schemathesis run against a live server: 0 failures
 	@if [ -d $(SHARED)/datasheets ]; then \
 		$(BIN)/python benchmarks/search_speed.py --shared $(SHARED) --sizes 10000,100000 && \
 		$(BIN)/python benchmarks/ingest.py $(SHARED)/datasheets --docs 4 && \
-		$(BIN)/python benchmarks/search_quality.py --shared $(SHARED); \
+		$(BIN)/python benchmarks/search_quality.py --shared $(SHARED) && \
+		rm -rf $(BENCH_TXC) && $(BIN)/layoutrag import-chunks $(SHARED)/eval/txc/chunks.jsonl --data $(BENCH_TXC) && \
+		$(BIN)/python benchmarks/spec_txc.py $(BENCH_TXC) --facts benchmarks/data/spec_facts_txc.tsv; \
 	else echo "$(SHARED) not found: skipping the benchmarks over the real datasheets"; fi
 
 clean:
