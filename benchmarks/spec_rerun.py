@@ -3,7 +3,7 @@
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
-         rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists ...]
+         rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -26,7 +26,8 @@ one grid row read line by line; or without a specs-8 change: "Rating" heading th
 when a value column stands right of it, a name that is a symbol read as that symbol, a header line
 the grid fused into a table's first row split off, the unheaded columns right of a Conditions column
 read as conditions, a table the layout model took for a figure read from the page words, a ratings list printed without
-dot leaders read at each line's widest space.
+dot leaders read at each line's widest space; or without a specs-9 change: a supply rail's name or symbol
+(AVDD, VDDIO, IDDA) read as its supply voltage or current, a footnote number glued to a name's last word.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ _FLAGS = {
     "condition-span": (stage, "CONDITION_SPAN"),
     "figure-tables": (stage, "FIGURE_TABLES"),
     "gap-lists": (stage, "GAP_LISTS"),
+    "rails": (specs_mod, "RAILS"),
+    "footnote-glued": (specs_mod, "FOOTNOTE_GLUED"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
 }
 

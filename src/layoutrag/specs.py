@@ -435,17 +435,57 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
             for n, pid, punit, _ in _names():
                 if piece == n and _unit_ok(punit, unit, strict=True):
                     return pid, True
+        # a footnote number printed against the name's last word ("Frequency Range1")
+        glued = re.fullmatch(r"(.*[a-z]{3})\d{1,2}", name) if FOOTNOTE_GLUED else None
+        if glued and not re.search(r"\d", glued.group(1)):
+            pid, known = match_parameter(glued.group(1), symbol, unit=unit)
+            if known:
+                return pid, True
     sym = fold(symbol).replace(" ", "")
     words = fold(printed).split()
-    if not sym and len(words) >= (1 if SYMBOL_NAMES else 2) and len(words[0]) >= 3 and words[0] in _symbols():
+    if (
+        not sym
+        and len(words) >= (1 if SYMBOL_NAMES else 2)
+        and len(words[0]) >= 3
+        and (words[0] in _symbols() or _rail(words[0]))
+    ):
         sym = words[0]  # "IDD Current": the name begins with the symbol; "VDD": the name is one
     # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
     # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
     if sym and (not name or len(sym) >= 3):
-        hit = _symbols().get(sym)
+        hit = _symbols().get(sym) or (None if _RAIL_NOT_RE.search(name) else _rail(sym))
         if hit and _unit_ok(hit[1], unit, strict=True):
-            return hit[0], True
+            return _qualified(hit[0], raw), True
     return (name or fold(printed).lower()), False
+
+
+# specs-9: a supply rail's voltage or current printed under the rail's own name. JEDEC JESD99 writes
+# a supply voltage V_DD / V_CC and its current I_DD / I_CC, with a subscript naming the domain when
+# a part has several supplies (V_DDA analog, V_DDD digital, V_DDIO the I/O ring, V_CCINT core, V_DD1);
+# datasheets print the same domain as a prefix too (AVDD, DVDD, IOVDD, PVDD). A row named or
+# symbolled so is that supply's voltage (unit V) or current (unit A); "AVDD to AGND" in a ratings
+# list is the supply's rating. The quiescent and power-down currents (I_DDQ, I_DD(PD)) are not read so.
+RAILS = True  # off for an ablation (benchmarks/spec_rerun.py --without rails)
+FOOTNOTE_GLUED = True  # specs-9; off for an ablation (--without footnote-glued)
+_DOMAIN = r"(?:A|D|IO|CORE|INT|AUX|PLL|[A-D]?\d)"
+_RAIL_V_RE = re.compile(rf"(?:[ADP]|IO)?V(?:DD|CC)(?:{_DOMAIN}|_[A-Z0-9]{{1,6}})?(?:TO[ADP]?(?:GND|VSS))?")
+# the voltage of pins referred to a rail ("Voltage on input pins (VDDIO)"), or one rail against
+# another ("AVDD to DVDD"): not a supply voltage
+_RAIL_NOT_RE = re.compile(r"\b(?:pins?|inputs?|outputs?|any)\b|\bto (?![adp]?(?:gnd|vss)\b)\S+")
+_RAIL_I_RE = re.compile(rf"I(?:DD|CC)(?:{_DOMAIN}|_[A-Z0-9]{{1,6}})")
+
+
+def _rail(symbol: str) -> tuple[str, str] | None:
+    """("supply_voltage", "V") for a supply rail's name or symbol (AVDD, VDDIO, V_CCINT), ("supply_current",
+    "A") for a domain's supply current (IDDA, ICC_IO); None otherwise."""
+    if not RAILS:
+        return None
+    s = symbol.upper().replace(" ", "")
+    if _RAIL_V_RE.fullmatch(s):
+        return "supply_voltage", "V"
+    if _RAIL_I_RE.fullmatch(s):
+        return "supply_current", "A"
+    return None
 
 
 def _crossed(name: str, matched: str, pid: str) -> bool:

@@ -68,7 +68,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-8"
+SPEC_STAGE_VERSION = "specs-9"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
