@@ -4,7 +4,7 @@
 
 The judged files in ``benchmarks/data`` hold values checked by hand at earlier commits, each as it
 was read then: the 200-value sample (``spec_real_sample.jsonl``, verdict of the recorded reading),
-the seven held-out draws (``spec_heldout_sample.jsonl``, verdict given at draw time), the census of
+the held-out draws (``spec_heldout_sample.jsonl``, verdict given at draw time), the census of
 specs-6 changes (``spec_specs6_changed.jsonl``), the merged-column check and the judged withheld
 values. The spec stage of this checkout is re-run over DATA_DIR's stored chunks and words (as
 ``spec_rerun.py``, in memory); a judged value is matched to the value now read from the same cell
