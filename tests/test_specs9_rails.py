@@ -4,6 +4,8 @@ to a name's last word ("Frequency Range1")."""
 
 from __future__ import annotations
 
+import pytest
+
 import layoutrag.specs as specs_mod
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow
@@ -35,28 +37,22 @@ def test_a_rail_named_or_symbolled_is_its_supply() -> None:
     assert match_parameter("Power-Down Mode", "IDD4", unit="A") == ("standby_current", True)
 
 
-def test_what_a_rail_does_not_name() -> None:
+def test_what_a_rail_does_not_name(monkeypatch: pytest.MonkeyPatch) -> None:
     assert match_parameter("AVDD to DVDD", unit="V")[1] is False  # one rail against another
     assert match_parameter("Voltage on control pins (VDDIO supply)", "VDDIO", unit="V")[1] is False
     assert match_parameter("AVDD", unit="A")[1] is False  # the unit must agree
     assert match_parameter("VIN1 to AGND", unit="V")[1] is False  # an analog input, not a rail
     assert match_parameter("Quiescent", "IDDQ", unit="A")[1] is False  # not a domain's supply current
-    specs_mod.RAILS = False
-    try:
-        assert match_parameter("AVDD", unit="V")[1] is False
-    finally:
-        specs_mod.RAILS = True
+    monkeypatch.setattr(specs_mod, "RAILS", False)
+    assert match_parameter("AVDD", unit="V")[1] is False
 
 
-def test_a_footnote_number_glued_to_the_name() -> None:
+def test_a_footnote_number_glued_to_the_name(monkeypatch: pytest.MonkeyPatch) -> None:
     assert match_parameter("Frequency Range1", unit="Hz") == ("frequency", True)
     assert match_parameter("Junction-to-Lead Thermal Resistance2", unit="°C/W") == ("thermal_resistance", True)
     assert match_parameter("Parameter1")[1] is False  # an unknown name stays unknown
-    specs_mod.FOOTNOTE_GLUED = False
-    try:
-        assert match_parameter("Frequency Range1", unit="Hz")[1] is False
-    finally:
-        specs_mod.FOOTNOTE_GLUED = True
+    monkeypatch.setattr(specs_mod, "FOOTNOTE_GLUED", False)
+    assert match_parameter("Frequency Range1", unit="Hz")[1] is False
 
 
 def test_a_supply_table_by_rail() -> None:
