@@ -3,7 +3,8 @@
     python benchmarks/spec_rerun.py DATA_DIR [--write] [--only FILE_NAMES.txt] [--show-withheld] [--json OUT]
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
-         rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued ...]
+         rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
+         title-rows|twin-temperatures|unheaded-cells|unit-change ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -27,7 +28,11 @@ when a value column stands right of it, a name that is a symbol read as that sym
 the grid fused into a table's first row split off, the unheaded columns right of a Conditions column
 read as conditions, a table the layout model took for a figure read from the page words, a ratings list printed without
 dot leaders read at each line's widest space; or without a specs-9 change: a supply rail's name or symbol
-(AVDD, VDDIO, IDDA) read as its supply voltage or current, a footnote number glued to a name's last word.
+(AVDD, VDDIO, IDDA) read as its supply voltage or current, a footnote number glued to a name's last word;
+or without a specs-10 change: a caption merged over the grid taken for no header (and a cell merged over
+every part's column read as the document's), one ratings row for two temperatures read as both, a value
+in a grid column under no header read by its position, a nameless row in another quantity than the row
+above doubted.
 """
 
 from __future__ import annotations
@@ -78,6 +83,10 @@ _FLAGS = {
     "rails": (specs_mod, "RAILS"),
     "footnote-glued": (specs_mod, "FOOTNOTE_GLUED"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
+    "title-rows": (stage, "TITLE_ROWS"),
+    "twin-temperatures": (stage, "TWIN_TEMPERATURES"),
+    "unheaded-cells": (stage, "UNHEADED_CELLS"),
+    "unit-change": (stage, "UNIT_CHANGE"),
 }
 
 

@@ -68,7 +68,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-9"
+SPEC_STAGE_VERSION = "specs-10"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -239,11 +239,53 @@ def extract_specs(
                 v.parameter, v.known = "aging", True  # a frequency change per year is aging (IEC 60679-1)
         if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
             _conditions_apart(c, values, words)
-        kept, doubted = _gate(values)
+        kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
         seen.update(_key(v) for v in kept)
         if withheld is not None:
             withheld.extend(doubted)
+    return out
+
+
+TWIN_TEMPERATURES = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without twin-temperatures)
+# one ratings row for two temperatures ("Operating junction and storage temperature range | TJ, TSTG |
+# -55 to 150"): JEDEC JESD51 / JEP-style discrete datasheets print the junction (or operating) and
+# the storage range in one row; the value is each of them
+_JUNCTION_AND_STORAGE_RE = re.compile(
+    r"\bjunction\b.*\b(?:and|&)\s+storage\b|\bstorage\b.*\b(?:and|&)\s+(?:operating\s+)?junction\b"
+)
+_OPERATING_AND_STORAGE_RE = re.compile(
+    r"\boperating\b.*\b(?:and|&)\s+storage\b|\bstorage\b.*\b(?:and|&)\s+operating\b|"
+    r"工作(?:及|和|与|、)(?:存储|贮存)"
+)
+_TWIN_SYMBOLS = {"tj": "junction_temperature", "ta": "operating_temperature", "topr": "operating_temperature"}
+
+
+def _twin_temperature(v: SpecValue) -> SpecValue | None:
+    """The second temperature of a row printed for two (see `_JUNCTION_AND_STORAGE_RE`): a copy of
+    the storage-temperature value as the junction or operating temperature, its symbols or its name
+    saying which; None for any other value."""
+    if not TWIN_TEMPERATURES or v.parameter != "storage_temperature":
+        return None
+    syms = {s for s in re.split(r"[\s,/;]+", fold(v.symbol).lower()) if s}
+    other = next((_TWIN_SYMBOLS[s] for s in sorted(syms) if s in _TWIN_SYMBOLS), None) if "tstg" in syms else None
+    name = fold(v.parameter_printed).lower()
+    if other is None and _JUNCTION_AND_STORAGE_RE.search(name):
+        other = "junction_temperature"
+    if other is None and _OPERATING_AND_STORAGE_RE.search(name):
+        other = "operating_temperature"
+    if other is None:
+        return None
+    return v.model_copy(update={"parameter": other}, deep=True)
+
+
+def _with_twins(values: list[SpecValue]) -> list[SpecValue]:
+    out: list[SpecValue] = []
+    for v in values:
+        out.append(v)
+        twin = _twin_temperature(v)
+        if twin is not None:
+            out.append(twin)
     return out
 
 
@@ -262,7 +304,7 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
         return _gate(_read_rows(chunk.doc_id, "", chunk, leader, None))[0] if leader else []
     if chunk.block_type != "table" or not chunk.rows:
         return []
-    return _gate(_table_specs(chunk.doc_id, "", chunk, None))[0]
+    return _gate(_with_twins(_table_specs(chunk.doc_id, "", chunk, None)))[0]
 
 
 def _gate(values: list[SpecValue]) -> tuple[list[SpecValue], list[SpecValue]]:
@@ -611,9 +653,26 @@ def _split_row(
     return done, one_line
 
 
+TITLE_ROWS = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without title-rows)
+
+
+def _title_row(row: TableRow) -> bool:
+    """A table's caption drawn inside its grid ("MAXIMUM RATINGS (TA = 25 °C unless otherwise
+    noted)" in one cell merged over every column): one filled cell, every cell the same box. It
+    names no column, though its first word may be a column header's ("Maximum ratings")."""
+    if not TITLE_ROWS or len(row.cells) < 3 or len(row.cell_boxes) != len(row.cells):
+        return False
+    if sum(1 for c in row.cells if c.strip()) != 1:
+        return False
+    b0 = row.cell_boxes[0]
+    return all(
+        abs(b.x0 - b0.x0) <= 0.5 and abs(b.x1 - b0.x1) <= 0.5 for b in row.cell_boxes[1:]
+    )
+
+
 def _is_header_row(row: TableRow) -> bool:
     filled = [c for c in row.cells if c.strip()]
-    if not filled:
+    if not filled or _title_row(row):
         return False
     hits = sum(1 for c in filled if _role_of(c)[0] is not None)
     if hits >= 2 or (row.is_header and hits >= 1):
@@ -629,6 +688,9 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
     for row in header_rows:
         boxed = len(row.cell_boxes) == len(row.cells)
         roles_here = False
+        if _title_row(row):
+            cols.label_rows.append(row)  # a caption above the header names no column
+            continue
         for i, cell in enumerate(row.cells):
             role, hint = _role_of(cell)
             if cell.strip():
@@ -1723,6 +1785,11 @@ def _head_centres(cols: _Cols, vcols: list[int], words: list[Word]) -> dict[int,
     return out
 
 
+UNHEADED_CELLS = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without unheaded-cells)
+# what a value cell under no header may hold: one number (a unit or footnote mark after it) or a dash
+_LOOSE_VALUE_RE = re.compile(r"[-+±−–]?\s?\d[\d.,]*\s?[^\d\s]{0,6}|[-–—−]")
+
+
 def _positional(
     row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
 ) -> dict[int, tuple[str, BBox]] | None:
@@ -1734,6 +1801,18 @@ def _positional(
     if words is None or len(vcols) < 2 or len(row.cell_boxes) != len(row.cells):
         return None
     filled = [i for i in vcols if i < len(row.cells) and row.cells[i].strip()]
+    if UNHEADED_CELLS:
+        # a grid finer than the header ("Min" over two grid columns): a filled cell under no header
+        # between the first and the last value column holds a value too
+        lo, hi = min(cols.boxes[i].x0 for i in vcols), max(cols.boxes[i].x1 for i in vcols)
+        filled += [
+            i
+            for i, t in enumerate(row.cells)
+            if _LOOSE_VALUE_RE.fullmatch(t.strip())
+            and i not in cols.roles
+            and i not in cols.named
+            and lo <= row.cell_boxes[i].center[0] <= hi
+        ]
     if not filled:
         return None
     page_words = words(row.page)
@@ -1755,6 +1834,8 @@ def _positional(
         )
         if home is None:
             continue  # a word of another column (conditions, unit) inside the value area's height
+        if home not in vcols and re.fullmatch(r"[-–—−/]+|n/?a", w.text.strip(), re.IGNORECASE):
+            continue  # "-" in a cell under no header: no value printed there, not a minus sign
         if home != j:
             moved = True
         got.setdefault(j, []).append(w)
@@ -1817,12 +1898,18 @@ def _long_row(
             per_group.append((g, filled))
     if not per_group:
         return [], (name, symbol, unit_text) if name else prev
+    if TITLE_ROWS and _spans_parts(row, groups, per_group):
+        # one cell merged over every part's column ("4.0" under KBL005 ... KBL10): every part's
+        # value, so the document's, not the one part whose column its centre falls in
+        per_group = [(_Group(cols=per_group[0][0].cols), per_group[0][1])]
     inherited = False
     cond_name = ""
     if name and prev is not None and symbol in ("", prev[1]) and _is_condition(name):
         cond_name, name = name, ""  # "VCC = 5 V" under "Supply current": a condition of the row above
+    above_unit = ""  # the unit of the row whose name this row carries on
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
+        above_unit = prev[2]
         unit_text = unit_text or prev[2]
         inherited = True
     if not name:
@@ -1888,6 +1975,10 @@ def _long_row(
             texts.append(t)
         if not v.cells or not v.unit:
             continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
+        if inherited and UNIT_CHANGE and _other_quantity(above_unit, v.unit):
+            # a nameless row in another quantity than the row whose name it would carry on (a row
+            # in µA under "VCC Range ... V"): its own name was lost, it is not that parameter
+            v.doubt = v.doubt or "inherited"
         pid, known = match_parameter(name, symbol, unit=v.unit)
         if known and parameter_unit(pid) not in (v.unit, None):
             if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
@@ -1899,6 +1990,32 @@ def _long_row(
     if not out:
         return [], (prev if inherited else keep)
     return out, keep
+
+
+UNIT_CHANGE = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without unit-change)
+
+
+def _other_quantity(above_unit: str, unit: str) -> bool:
+    """Both units physical quantities (V, A, Hz, ...) and not the same one."""
+    u = parse_unit(above_unit) if above_unit.strip() else None
+    return u is not None and u[0] in _QUANTITY_UNITS and unit in _QUANTITY_UNITS and u[0] != unit
+
+
+def _spans_parts(
+    row: TableRow, groups: list[_Group], per_group: list[tuple[_Group, list[tuple[int, str, str, BBox | None]]]]
+) -> bool:
+    """The row's one value is a cell merged over the columns of several parts: the grid gives every
+    part column of the row the same box."""
+    if len(per_group) != 1 or sum(1 for g in groups if g.part) < 2 or len(row.cell_boxes) != len(row.cells):
+        return False
+    boxes = {
+        tuple(round(x) for x in (row.cell_boxes[i].x0, row.cell_boxes[i].x1))
+        for g in groups
+        if g.part
+        for i, _ in g.cols
+        if i < len(row.cells)
+    }
+    return len(boxes) == 1
 
 
 _QUAL_WORD = r"(min|max|typ|minimum|maximum|typical|nom|nominal)\.?"

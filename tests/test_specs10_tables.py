@@ -1,0 +1,129 @@
+"""The spec stage's specs-10 changes, on small tables made here: a caption merged over a table's
+grid is no header, a value cell merged over every part's column is the document's, one ratings row
+for two temperatures gives both, a value in a grid column under no header is read by its position,
+and a nameless row in another quantity than the row above does not carry that row's name."""
+
+from __future__ import annotations
+
+import pytest
+
+import layoutrag.chunking.specs as stage
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Box, Chunk, DocumentCard, Region, SpecValue, TableRow, Word
+
+CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["KBX06"], part_numbers=["KBX01", "KBX02", "KBX04"])
+
+
+def _row(cells: list[str], cols: list[tuple[float, float]], y: float, header: bool = False) -> TableRow:
+    boxes = [Box(x0, y, x1, y + 12) for x0, x1 in cols]
+    return TableRow(
+        page=1,
+        bbox_pdf=Box(cols[0][0], y, cols[-1][1], y + 12),
+        cells=cells,
+        text=" | ".join(c for c in cells if c),
+        is_header=header,
+        cell_boxes=boxes,
+    )
+
+
+def _chunk(rows: list[TableRow], text: str = "") -> Chunk:
+    region = Box(rows[0].bbox_pdf.x0, rows[0].bbox_pdf.y0, rows[0].bbox_pdf.x1, rows[-1].bbox_pdf.y1)
+    return Chunk(
+        chunk_id="d_p1_b01",
+        doc_id="d",
+        page=1,
+        block_type="table",
+        rows=rows,
+        native_text=text,
+        regions=[Region(page=1, bbox_pdf=region, label="table")],
+    )
+
+
+# Parameter | Symbol | KBX01 | KBX02 | KBX04 | Unit, a caption merged over all six above it
+GRID = [(50, 200), (200, 240), (240, 280), (280, 320), (320, 360), (360, 400)]
+WHOLE = [(50, 400)] * 6
+MERGED = [GRID[0], GRID[1], (240, 360), (240, 360), (240, 360), GRID[5]]
+
+
+def _ratings() -> list[TableRow]:
+    return [
+        _row(["MAXIMUM RATINGS (TA = 25 °C unless otherwise noted)", "", "", "", "", ""], WHOLE, 100, header=True),
+        _row(["PARAMETER", "SYMBOL", "KBX01", "KBX02", "KBX04", "UNIT"], GRID, 112, header=True),
+        _row(["Maximum repetitive peak reverse voltage", "VRRM", "100", "200", "400", "V"], GRID, 124),
+        _row(["Peak forward surge current", "IFSM", "200", "", "", "A"], MERGED, 136),
+        _row(["Operating junction and storage temperature range", "TJ, TSTG", "-50 to +150", "", "", "°C"], MERGED, 148),
+    ]
+
+
+def _read(rows: list[TableRow], text: str = "", words: list[Word] | None = None) -> list[SpecValue]:
+    withheld: list[SpecValue] = []
+    return extract_specs(CARD, [_chunk(rows, text)], (lambda p: words) if words is not None else None, withheld)
+
+
+def test_a_caption_over_the_grid_is_no_header(monkeypatch: pytest.MonkeyPatch) -> None:
+    got = _read(_ratings(), "MAXIMUM RATINGS")
+    vrrm = sorted((v.part, v.typ) for v in got if v.symbol == "VRRM")
+    assert vrrm == [("KBX01", 100.0), ("KBX02", 200.0), ("KBX04", 400.0)]
+    assert all(v.table == "ratings" for v in got)
+    # without the change the caption's "Maximum ratings" heads the name column: no row is read so
+    monkeypatch.setattr(stage, "TITLE_ROWS", False)
+    assert not [v for v in _read(_ratings(), "MAXIMUM RATINGS") if v.symbol == "VRRM" and v.part == "KBX01"]
+
+
+def test_a_cell_merged_over_every_part_is_the_documents() -> None:
+    got = _read(_ratings(), "MAXIMUM RATINGS")
+    surge = [v for v in got if v.symbol == "IFSM"]
+    assert [(v.part, v.typ, v.unit) for v in surge] == [("KBX06", 200.0, "A")]  # the series, not KBX01
+
+
+def test_one_row_for_two_temperatures_gives_both(monkeypatch: pytest.MonkeyPatch) -> None:
+    got = _read(_ratings(), "MAXIMUM RATINGS")
+    temps = sorted((v.parameter, v.min, v.max) for v in got if v.unit == "°C")
+    assert temps == [("junction_temperature", -50.0, 150.0), ("storage_temperature", -50.0, 150.0)]
+    one = SpecValue(doc_id="d", part="p", parameter="storage_temperature", parameter_printed="Storage temperature",
+                    symbol="TSTG", page=1, row_bbox_pdf=Box(0, 0, 1, 1), chunk_id="c")
+    assert stage._twin_temperature(one) is None  # a storage row alone stays one value
+    named = one.model_copy(update={"parameter_printed": "Operating and storage temperature", "symbol": ""})
+    twin = stage._twin_temperature(named)
+    assert twin is not None and twin.parameter == "operating_temperature"
+    monkeypatch.setattr(stage, "TWIN_TEMPERATURES", False)
+    assert sorted(v.parameter for v in _read(_ratings(), "MAXIMUM RATINGS") if v.unit == "°C") == ["storage_temperature"]
+
+
+# Parameter | Symbol | Min | (unheaded) | Typ | (unheaded) | Max | Unit: the grid finer than the header
+FINE = [(50, 150), (150, 190), (190, 220), (220, 250), (250, 280), (280, 310), (310, 340), (340, 370)]
+
+
+def _word(text: str, x0: float, y: float) -> Word:
+    return Word(text=text, bbox_pdf=(x0, y + 2, x0 + 5 * len(text), y + 10))
+
+
+def test_a_value_under_no_header_is_read_by_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [
+        _row(["Parameter", "Symbol", "Min", "", "Typ", "", "Max", "Unit"], FINE, 100, header=True),
+        # the max sits in the grid column left of "Max", a dash in the one left of "Typ"
+        _row(["Supply voltage", "VCC", "2.5", "—", "", "20", "", "V"], FINE, 112),
+    ]
+    words = [
+        _word("Min", 195, 100), _word("Typ", 255, 100), _word("Max", 315, 100),
+        _word("2.5", 195, 112), _word("—", 238, 112), _word("20", 300, 112),
+    ]
+    got = [v for v in _read(rows, words=words) if v.parameter == "supply_voltage"]
+    assert [(v.min, v.typ, v.max) for v in got] == [(2.5, None, 20.0)]
+    assert {c.role for c in got[0].cells} == {"min", "max"}
+    monkeypatch.setattr(stage, "UNHEADED_CELLS", False)
+    got = [v for v in _read(rows, words=words) if v.parameter == "supply_voltage"]
+    assert [(v.min, v.max) for v in got] == [(2.5, None)]
+
+
+def test_a_nameless_row_in_another_quantity_keeps_no_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    grid = [(50, 150), (150, 190), (190, 230), (230, 270), (270, 310), (310, 350)]
+    rows = [
+        _row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], grid, 100, header=True),
+        _row(["VCC Range", "VIN", "2.5", "", "20", "V"], grid, 112),
+        _row(["", "", "1", "4", "15", "µA"], grid, 124),  # its own name ("ICC") was not in the text
+    ]
+    got = _read(rows)
+    assert [(v.parameter, v.unit) for v in got] == [("supply_voltage", "V")]
+    monkeypatch.setattr(stage, "UNIT_CHANGE", False)
+    assert [v.unit for v in _read(rows)] == ["V", "A"]
