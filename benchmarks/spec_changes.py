@@ -66,14 +66,19 @@ def main() -> None:
             for doc, v in values(data, a.stored):
                 f.write(json.dumps({"doc": doc, "value": v.model_dump(mode="json")}, ensure_ascii=False) + "\n")
         return
-    old: dict[tuple, dict] = {}
-    for line in a.against.read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        old[_key(r["doc"], r["value"])] = r
-    new: dict[tuple, dict] = {}
-    for doc, v in values(data, False):
-        d = {"doc": doc, "value": v.model_dump(mode="json")}
-        new[_key(doc, d["value"])] = d
+    def keyed(rows: Iterator[dict]) -> dict[tuple, dict]:
+        # two values of one cell (a row for two temperatures) are told apart by their order
+        out: dict[tuple, dict] = {}
+        for r in rows:
+            k = _key(r["doc"], r["value"])
+            n = 0
+            while (*k, n) in out:
+                n += 1
+            out[(*k, n)] = r
+        return out
+
+    old = keyed(json.loads(line) for line in a.against.read_text(encoding="utf-8").splitlines())
+    new = keyed({"doc": doc, "value": v.model_dump(mode="json")} for doc, v in values(data, False))
     changed = []
     for k in sorted(set(old) | set(new), key=str):
         o, n = old.get(k), new.get(k)

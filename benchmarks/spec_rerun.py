@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|unit-change ...]
+         title-rows|twin-temperatures|unheaded-cells ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -31,8 +31,7 @@ dot leaders read at each line's widest space; or without a specs-9 change: a sup
 (AVDD, VDDIO, IDDA) read as its supply voltage or current, a footnote number glued to a name's last word;
 or without a specs-10 change: a caption merged over the grid taken for no header (and a cell merged over
 every part's column read as the document's), one ratings row for two temperatures read as both, a value
-in a grid column under no header read by its position, a nameless row in another quantity than the row
-above doubted.
+in a grid column under no header read by its position.
 """
 
 from __future__ import annotations
@@ -86,7 +85,6 @@ _FLAGS = {
     "title-rows": (stage, "TITLE_ROWS"),
     "twin-temperatures": (stage, "TWIN_TEMPERATURES"),
     "unheaded-cells": (stage, "UNHEADED_CELLS"),
-    "unit-change": (stage, "UNIT_CHANGE"),
 }
 
 

@@ -1,7 +1,5 @@
 """The spec stage's specs-10 changes, on small tables made here: a caption merged over a table's
-grid is no header, a value cell merged over every part's column is the document's, one ratings row
-for two temperatures gives both, a value in a grid column under no header is read by its position,
-and a nameless row in another quantity than the row above does not carry that row's name."""
+grid is no header, one ratings row for two temperatures gives both and a value in a grid column under no header is read by its position."""
 
 from __future__ import annotations
 
@@ -11,7 +9,9 @@ import layoutrag.chunking.specs as stage
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, Chunk, DocumentCard, Region, SpecValue, TableRow, Word
 
-CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["KBX06"], part_numbers=["KBX01", "KBX02", "KBX04"])
+CARD = DocumentCard(
+    doc_id="d", file_name="part.pdf", series=["KBX06"], part_numbers=["KBX01", "KBX02", "KBX04"]
+)
 
 
 def _row(cells: list[str], cols: list[tuple[float, float]], y: float, header: bool = False) -> TableRow:
@@ -47,17 +47,28 @@ MERGED = [GRID[0], GRID[1], (240, 360), (240, 360), (240, 360), GRID[5]]
 
 def _ratings() -> list[TableRow]:
     return [
-        _row(["MAXIMUM RATINGS (TA = 25 °C unless otherwise noted)", "", "", "", "", ""], WHOLE, 100, header=True),
+        _row(
+            ["MAXIMUM RATINGS (TA = 25 °C unless otherwise noted)", "", "", "", "", ""],
+            WHOLE,
+            100,
+            header=True,
+        ),
         _row(["PARAMETER", "SYMBOL", "KBX01", "KBX02", "KBX04", "UNIT"], GRID, 112, header=True),
         _row(["Maximum repetitive peak reverse voltage", "VRRM", "100", "200", "400", "V"], GRID, 124),
         _row(["Peak forward surge current", "IFSM", "200", "", "", "A"], MERGED, 136),
-        _row(["Operating junction and storage temperature range", "TJ, TSTG", "-50 to +150", "", "", "°C"], MERGED, 148),
+        _row(
+            ["Operating junction and storage temperature range", "TJ, TSTG", "-50 to +150", "", "", "°C"],
+            MERGED,
+            148,
+        ),
     ]
 
 
 def _read(rows: list[TableRow], text: str = "", words: list[Word] | None = None) -> list[SpecValue]:
     withheld: list[SpecValue] = []
-    return extract_specs(CARD, [_chunk(rows, text)], (lambda p: words) if words is not None else None, withheld)
+    return extract_specs(
+        CARD, [_chunk(rows, text)], (lambda p: words) if words is not None else None, withheld
+    )
 
 
 def test_a_caption_over_the_grid_is_no_header(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,24 +81,28 @@ def test_a_caption_over_the_grid_is_no_header(monkeypatch: pytest.MonkeyPatch) -
     assert not [v for v in _read(_ratings(), "MAXIMUM RATINGS") if v.symbol == "VRRM" and v.part == "KBX01"]
 
 
-def test_a_cell_merged_over_every_part_is_the_documents() -> None:
-    got = _read(_ratings(), "MAXIMUM RATINGS")
-    surge = [v for v in got if v.symbol == "IFSM"]
-    assert [(v.part, v.typ, v.unit) for v in surge] == [("KBX06", 200.0, "A")]  # the series, not KBX01
-
-
 def test_one_row_for_two_temperatures_gives_both(monkeypatch: pytest.MonkeyPatch) -> None:
     got = _read(_ratings(), "MAXIMUM RATINGS")
     temps = sorted((v.parameter, v.min, v.max) for v in got if v.unit == "°C")
     assert temps == [("junction_temperature", -50.0, 150.0), ("storage_temperature", -50.0, 150.0)]
-    one = SpecValue(doc_id="d", part="p", parameter="storage_temperature", parameter_printed="Storage temperature",
-                    symbol="TSTG", page=1, row_bbox_pdf=Box(0, 0, 1, 1), chunk_id="c")
+    one = SpecValue(
+        doc_id="d",
+        part="p",
+        parameter="storage_temperature",
+        parameter_printed="Storage temperature",
+        symbol="TSTG",
+        page=1,
+        row_bbox_pdf=Box(0, 0, 1, 1),
+        chunk_id="c",
+    )
     assert stage._twin_temperature(one) is None  # a storage row alone stays one value
     named = one.model_copy(update={"parameter_printed": "Operating and storage temperature", "symbol": ""})
     twin = stage._twin_temperature(named)
     assert twin is not None and twin.parameter == "operating_temperature"
     monkeypatch.setattr(stage, "TWIN_TEMPERATURES", False)
-    assert sorted(v.parameter for v in _read(_ratings(), "MAXIMUM RATINGS") if v.unit == "°C") == ["storage_temperature"]
+    assert sorted(v.parameter for v in _read(_ratings(), "MAXIMUM RATINGS") if v.unit == "°C") == [
+        "storage_temperature"
+    ]
 
 
 # Parameter | Symbol | Min | (unheaded) | Typ | (unheaded) | Max | Unit: the grid finer than the header
@@ -105,8 +120,12 @@ def test_a_value_under_no_header_is_read_by_position(monkeypatch: pytest.MonkeyP
         _row(["Supply voltage", "VCC", "2.5", "—", "", "20", "", "V"], FINE, 112),
     ]
     words = [
-        _word("Min", 195, 100), _word("Typ", 255, 100), _word("Max", 315, 100),
-        _word("2.5", 195, 112), _word("—", 238, 112), _word("20", 300, 112),
+        _word("Min", 195, 100),
+        _word("Typ", 255, 100),
+        _word("Max", 315, 100),
+        _word("2.5", 195, 112),
+        _word("—", 238, 112),
+        _word("20", 300, 112),
     ]
     got = [v for v in _read(rows, words=words) if v.parameter == "supply_voltage"]
     assert [(v.min, v.typ, v.max) for v in got] == [(2.5, None, 20.0)]
@@ -114,16 +133,3 @@ def test_a_value_under_no_header_is_read_by_position(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(stage, "UNHEADED_CELLS", False)
     got = [v for v in _read(rows, words=words) if v.parameter == "supply_voltage"]
     assert [(v.min, v.max) for v in got] == [(2.5, None)]
-
-
-def test_a_nameless_row_in_another_quantity_keeps_no_name(monkeypatch: pytest.MonkeyPatch) -> None:
-    grid = [(50, 150), (150, 190), (190, 230), (230, 270), (270, 310), (310, 350)]
-    rows = [
-        _row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], grid, 100, header=True),
-        _row(["VCC Range", "VIN", "2.5", "", "20", "V"], grid, 112),
-        _row(["", "", "1", "4", "15", "µA"], grid, 124),  # its own name ("ICC") was not in the text
-    ]
-    got = _read(rows)
-    assert [(v.parameter, v.unit) for v in got] == [("supply_voltage", "V")]
-    monkeypatch.setattr(stage, "UNIT_CHANGE", False)
-    assert [v.unit for v in _read(rows)] == ["V", "A"]

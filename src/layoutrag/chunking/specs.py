@@ -1898,18 +1898,12 @@ def _long_row(
             per_group.append((g, filled))
     if not per_group:
         return [], (name, symbol, unit_text) if name else prev
-    if TITLE_ROWS and _spans_parts(row, groups, per_group):
-        # one cell merged over every part's column ("4.0" under KBL005 ... KBL10): every part's
-        # value, so the document's, not the one part whose column its centre falls in
-        per_group = [(_Group(cols=per_group[0][0].cols), per_group[0][1])]
     inherited = False
     cond_name = ""
     if name and prev is not None and symbol in ("", prev[1]) and _is_condition(name):
         cond_name, name = name, ""  # "VCC = 5 V" under "Supply current": a condition of the row above
-    above_unit = ""  # the unit of the row whose name this row carries on
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
-        above_unit = prev[2]
         unit_text = unit_text or prev[2]
         inherited = True
     if not name:
@@ -1975,10 +1969,6 @@ def _long_row(
             texts.append(t)
         if not v.cells or not v.unit:
             continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
-        if inherited and UNIT_CHANGE and _other_quantity(above_unit, v.unit):
-            # a nameless row in another quantity than the row whose name it would carry on (a row
-            # in µA under "VCC Range ... V"): its own name was lost, it is not that parameter
-            v.doubt = v.doubt or "inherited"
         pid, known = match_parameter(name, symbol, unit=v.unit)
         if known and parameter_unit(pid) not in (v.unit, None):
             if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
@@ -1990,32 +1980,6 @@ def _long_row(
     if not out:
         return [], (prev if inherited else keep)
     return out, keep
-
-
-UNIT_CHANGE = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without unit-change)
-
-
-def _other_quantity(above_unit: str, unit: str) -> bool:
-    """Both units physical quantities (V, A, Hz, ...) and not the same one."""
-    u = parse_unit(above_unit) if above_unit.strip() else None
-    return u is not None and u[0] in _QUANTITY_UNITS and unit in _QUANTITY_UNITS and u[0] != unit
-
-
-def _spans_parts(
-    row: TableRow, groups: list[_Group], per_group: list[tuple[_Group, list[tuple[int, str, str, BBox | None]]]]
-) -> bool:
-    """The row's one value is a cell merged over the columns of several parts: the grid gives every
-    part column of the row the same box."""
-    if len(per_group) != 1 or sum(1 for g in groups if g.part) < 2 or len(row.cell_boxes) != len(row.cells):
-        return False
-    boxes = {
-        tuple(round(x) for x in (row.cell_boxes[i].x0, row.cell_boxes[i].x1))
-        for g in groups
-        if g.part
-        for i, _ in g.cols
-        if i < len(row.cells)
-    }
-    return len(boxes) == 1
 
 
 _QUAL_WORD = r"(min|max|typ|minimum|maximum|typical|nom|nominal)\.?"
