@@ -1,5 +1,6 @@
 """The spec stage's specs-10 changes, on small tables made here: a caption merged over a table's
-grid is no header, one ratings row for two temperatures gives both and a value in a grid column under no header is read by its position."""
+grid is no header, one ratings row for two temperatures gives both, a value in a grid column under
+no header is read by its position and a unit in a cell merged over the Units column is found."""
 
 from __future__ import annotations
 
@@ -133,3 +134,19 @@ def test_a_value_under_no_header_is_read_by_position(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(stage, "UNHEADED_CELLS", False)
     got = [v for v in _read(rows, words=words) if v.parameter == "supply_voltage"]
     assert [(v.min, v.max) for v in got] == [(2.5, None)]
+
+
+def test_a_unit_in_a_cell_merged_over_the_unit_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the header's grid: Parameter | Min | Typ | Max | (gap) | Units | (gap) | Notes
+    head = [(50, 150), (150, 190), (190, 230), (230, 270), (270, 275), (275, 305), (305, 310), (310, 400)]
+    # the body's "mA" cell merged over the gap, Units and the next gap: the text sits in its first column
+    body = [(50, 150), (150, 190), (190, 230), (230, 270), (270, 310), (270, 310), (270, 310), (310, 400)]
+    rows = [
+        _row(["Parameter", "Min", "Typ", "Max", "", "Units", "", "Notes"], head, 100, header=True),
+        _row(["Supply current", "", "", "4.0", "mA", "", "", "4~10 MHz"], body, 112),
+    ]
+    got = _read(rows)
+    assert [(v.parameter, v.max, v.unit, v.conditions) for v in got] == [("supply_current", 0.004, "A", "4~10 MHz")]
+    assert got[0].cells[0].bbox_pdf[0] == 230  # the Max cell, where the number is printed
+    monkeypatch.setattr(stage, "STRAY_CELLS", False)
+    assert _read(rows) == []  # a number without its unit is no spec value

@@ -1595,6 +1595,27 @@ def _part_columns(cols: _Cols, header_rows: list[TableRow], parts: tuple[str, ..
                 cols.boxes[i] = row.cell_boxes[i]
 
 
+STRAY_CELLS = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without stray-cells)
+
+
+_STRAY_HOMES = frozenset({*_VALUE_ROLES, "unit", "conditions"})  # not the name's: a symbol is no name
+
+
+def _stray(row: TableRow, cols: _Cols) -> bool:
+    """A filled cell under no header whose box is centred under an empty headed cell ("mA" in a cell
+    merged over the Units column, the grid giving the text to the merged cell's first column)."""
+    head = cols.head_boxes
+    for j, t in enumerate(row.cells):
+        if not t.strip() or j in cols.roles or j >= len(head):
+            continue
+        cx = row.cell_boxes[j].center[0]
+        inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
+        home = inside[0] if len(inside) == 1 else None
+        if home is not None and cols.roles.get(home) in _STRAY_HOMES and not _cell(row, home):
+            return True
+    return False
+
+
 def _aligned(row: TableRow, cols: _Cols) -> TableRow:
     """A data row whose grid is shifted against the header (the header split into other cells
     than the body: "Min." in cell 10, the numbers in cell 9) re-indexed to the header's columns:
@@ -1604,8 +1625,11 @@ def _aligned(row: TableRow, cols: _Cols) -> TableRow:
         return row
     vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
     other_grid = _SPANS and len(row.cells) != len(head)  # the body cut into other columns than the header
+    stray = False
     if not other_grid and any(i < len(row.cells) and row.cells[i].strip() for i in vcols):
-        return row  # the values sit in their header's cells: nothing to fix
+        if not (STRAY_CELLS and _stray(row, cols)):
+            return row  # the values sit in their header's cells: nothing to fix
+        stray = True  # only the stray cells move: a cell under its own header's centre stays
 
     def home(b: BBox) -> int | None:
         cx = b.center[0]
@@ -1625,7 +1649,8 @@ def _aligned(row: TableRow, cols: _Cols) -> TableRow:
     for j, (t, b) in enumerate(zip(row.cells, row.cell_boxes, strict=True)):
         if not t.strip():
             continue
-        i = home(b)
+        own = stray and j in cols.roles and b.x0 - 0.5 <= head[j].center[0] <= b.x1 + 0.5
+        i = j if own else home(b)
         if i is None:
             return row
         moved = moved or i != j
