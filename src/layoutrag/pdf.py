@@ -184,12 +184,32 @@ def extract_words(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) 
                 n = len(texts[i])
                 texts[i] = "".join(b for _, b in pairs[pos : pos + n])
                 pos += n
+    marks = watermark_lines(page, textpage)
     words = []
     for (x0, y0, x1, y1, _, block, line, _n), text in zip(raw, texts, strict=True):
-        if not text.strip():
+        if not text.strip() or (block, line) in marks:
             continue
         words.append(Word(text=text, bbox_pdf=to_displayed(page, (x0, y0, x1, y1)), block=block, line=line))
     return words
+
+
+# A watermark ("SiTime Corporation Confidential and Proprietary Information", "For ... Use Only")
+# is text set large and diagonally across the page, over tables and text alike: its words would
+# join the cells and lines they cross. Diagonal lines (neither horizontal nor vertical) set in 24 pt
+# or more are taken for one; the 102 dev datasheets set theirs in 30-56 pt, while the diagonal
+# labels of their drawings (angles, radii, pin names) are 3-16 pt and stay.
+WATERMARK_MIN_SIZE = 24.0
+
+
+def watermark_lines(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> set[tuple[int, int]]:
+    """(block, line) of the page's watermark lines, as ``get_text("words")`` numbers them."""
+    out: set[tuple[int, int]] = set()
+    for bi, b in enumerate(page.get_text("dict", textpage=textpage)["blocks"]):
+        for li, ln in enumerate(b.get("lines", ())):
+            dx, dy = ln["dir"]
+            if abs(dx) > 0.2 and abs(dy) > 0.2 and max((s["size"] for s in ln["spans"]), default=0) >= WATERMARK_MIN_SIZE:
+                out.add((bi, li))
+    return out
 
 
 # A font named Symbol or SymbolMT (Adobe's, or Monotype's with the same encoding; "ABCDEF+" is a
