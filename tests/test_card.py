@@ -22,6 +22,8 @@ from layoutrag.records import Document, Page
         "Ordering Code1 Control_status_1 DS21909D-page",  # footnote marks, register names, page stamps
         "LM73 SNIS141F –OCTOBER 2005–REVISED OCTOBER 2015",  # a literature number
         "Document number: DS35533 Rev. 8",
+        "表单编号：FGH/BD-0053.01-15A 保存期限：长期",  # document-control labels (ISO 9001 forms)
+        "文件编号：S&CIC2197) Form No. QF-0712",
     ],
 )
 def test_non_parts_are_rejected(text):

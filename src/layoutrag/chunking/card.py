@@ -116,9 +116,14 @@ _SIZE_RE = re.compile(
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 # a literature / document number: "SNOSBT3I –JANUARY 2000–REVISED ...", "SLCS015A − DECEMBER 1988"
 _DOCNUM_AFTER_RE = re.compile(rf"\s*[-–−]\s*(?:{_MONTHS}|revised)\b", re.IGNORECASE)
-# ... or "Document number: DS35533", "Publication Order Number: NCP1117/D", "Literature Number: SNOA123"
+# ... or "Document number: DS35533", "Publication Order Number: NCP1117/D", "Literature Number: SNOA123",
+# or the document-control labels of quality-managed forms (ISO 9001 document control): "Form No.",
+# 表单编号 (form number), 文件编号 / 文档编号 (document number), 记录编号 (record number) - "表单编号：
+# FGH/BD-0053.01-15A" in a page header, "文件编号：S&CIC2197"
 _DOCNUM_BEFORE_RE = re.compile(
-    r"(?:document|publication order|literature|doc\.?)\s*(?:number|no\.?|#)\s*[:：]?\s*$", re.IGNORECASE
+    r"(?:(?:document|publication order|literature|doc\.?|form)\s*(?:number|no\.?|#)|表单编号|文件编号|文档编号|记录编号)"
+    r"\s*[:：]?\s*\S{0,3}$",
+    re.IGNORECASE,
 )
 # package codes (SOT-23, QFN32): prefixes in layoutrag/data/packages.tsv
 _PACKAGE_RE = re.compile(rf"(?:{'|'.join(vocab.package_prefixes())})-?\d+[A-Z]?(?:-\d+)?")
