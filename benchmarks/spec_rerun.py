@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -32,7 +32,7 @@ dot leaders read at each line's widest space; or without a specs-9 change: a sup
 or without a specs-10 change: a caption merged over the grid taken for no header (and a cell merged over
 every part's column read as the document's), one ratings row for two temperatures read as both, a value
 in a grid column under no header read by its position, a unit or condition cell merged over its header's
-column moved under that header.
+column moved under that header, a table whose rows are named by register bit values left unread.
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ _FLAGS = {
     "twin-temperatures": (stage, "TWIN_TEMPERATURES"),
     "unheaded-cells": (stage, "UNHEADED_CELLS"),
     "stray-cells": (stage, "STRAY_CELLS"),
+    "word-labels": (stage, "WORD_LABELS"),
 }
 
 

@@ -1,6 +1,7 @@
 """The spec stage's specs-10 changes, on small tables made here: a caption merged over a table's
 grid is no header, one ratings row for two temperatures gives both, a value in a grid column under
-no header is read by its position and a unit in a cell merged over the Units column is found."""
+no header is read by its position, a unit in a cell merged over the Units column is found and a
+register settings table gives no values."""
 
 from __future__ import annotations
 
@@ -150,3 +151,20 @@ def test_a_unit_in_a_cell_merged_over_the_unit_column(monkeypatch: pytest.Monkey
     assert got[0].cells[0].bbox_pdf[0] == 230  # the Max cell, where the number is printed
     monkeypatch.setattr(stage, "STRAY_CELLS", False)
     assert _read(rows) == []  # a number without its unit is no spec value
+
+
+def test_a_register_settings_table_is_no_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    # "TD1 | TD0 | Timer clock frequency (Hz)": rows named by a register's bit values, not by a grade
+    grid = [(50, 100), (100, 150), (150, 300)]
+    rows = [
+        _row(["TD1", "TD0", "Frequency (Hz)"], grid, 100, header=True),
+        _row(["0", "0", "4096"], grid, 112),
+        _row(["0", "1", "64"], grid, 124),
+    ]
+    assert _read(rows) == []
+    monkeypatch.setattr(stage, "WORD_LABELS", False)
+    assert [(v.parameter, v.typ) for v in _read(rows)] == [("frequency", 4096.0), ("frequency", 64.0)]
+    # a row named by words is read as before
+    monkeypatch.setattr(stage, "WORD_LABELS", True)
+    named = [rows[0], _row(["Industrial", "", "4096"], grid, 112)]
+    assert [(v.parameter, v.typ, v.conditions) for v in _read(named)] == [("frequency", 4096.0, "Industrial")]

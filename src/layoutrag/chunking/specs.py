@@ -2058,12 +2058,17 @@ def _unit_in_name(name: str) -> str:
     return ""
 
 
+WORD_LABELS = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without word-labels)
+
+
 def _named_row(
     doc_id: str, part: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
 ) -> list[SpecValue]:
     """A body row of a table whose columns are named by parameters and whose first column names
     the row (a grade, a mode): one value per parameter column, the row's name as its condition."""
     label = _cell(row, 0)
+    if WORD_LABELS and not re.search(r"[^\W\d_]", label):
+        return []  # "0 | 0 | 4096": a register's bit values name a setting, not a grade or a mode
     out: list[SpecValue] = []
     for i, pid in sorted(cols.named.items()):
         t = _cell(row, i)
