@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymupdf
 
-from layoutrag.records import Document, Element, Page, Word
+from layoutrag.records import Box, Chunk, Document, Element, Page, Region, TableRow, Word
 
 PAGE_W, PAGE_H = 595.0, 842.0
 
@@ -339,3 +339,20 @@ def sample_document(index: int, out_dir: Path, *, doc_id: str = "g", used: set[s
     ]
     doc = make_document(doc_id, pages, file_name=d.file_name, source_pdf=str(out_dir / d.file_name))
     return d, doc
+
+
+def table_chunk(rows: list[TableRow], region: Box | None = None, *, text: str = "", title: str = "") -> Chunk:
+    """A page-1 table chunk of `rows` (chunk id d_p1_b01) for the spec readers' tests; its region
+    the given box, else the rows' span."""
+    if region is None:
+        region = Box(rows[0].bbox_pdf.x0, rows[0].bbox_pdf.y0, rows[0].bbox_pdf.x1, rows[-1].bbox_pdf.y1)
+    return Chunk(
+        chunk_id="d_p1_b01",
+        doc_id="d",
+        page=1,
+        block_type="table",
+        rows=rows,
+        native_text=text,
+        regions=[Region(page=1, bbox_pdf=region, label="table")],
+        section_title=title,
+    )

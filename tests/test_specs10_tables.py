@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 import layoutrag.chunking.specs as stage
+from chunk_factory import table_chunk
 from layoutrag.chunking.specs import extract_specs
-from layoutrag.records import Box, Chunk, DocumentCard, Region, SpecValue, TableRow, Word
+from layoutrag.records import Box, DocumentCard, SpecValue, TableRow, Word
 
 CARD = DocumentCard(
     doc_id="d", file_name="part.pdf", series=["KBX06"], part_numbers=["KBX01", "KBX02", "KBX04"]
@@ -25,19 +26,6 @@ def _row(cells: list[str], cols: list[tuple[float, float]], y: float, header: bo
         text=" | ".join(c for c in cells if c),
         is_header=header,
         cell_boxes=boxes,
-    )
-
-
-def _chunk(rows: list[TableRow], text: str = "") -> Chunk:
-    region = Box(rows[0].bbox_pdf.x0, rows[0].bbox_pdf.y0, rows[0].bbox_pdf.x1, rows[-1].bbox_pdf.y1)
-    return Chunk(
-        chunk_id="d_p1_b01",
-        doc_id="d",
-        page=1,
-        block_type="table",
-        rows=rows,
-        native_text=text,
-        regions=[Region(page=1, bbox_pdf=region, label="table")],
     )
 
 
@@ -69,7 +57,7 @@ def _ratings() -> list[TableRow]:
 def _read(rows: list[TableRow], text: str = "", words: list[Word] | None = None) -> list[SpecValue]:
     withheld: list[SpecValue] = []
     return extract_specs(
-        CARD, [_chunk(rows, text)], (lambda p: words) if words is not None else None, withheld
+        CARD, [table_chunk(rows, text=text)], (lambda p: words) if words is not None else None, withheld
     )
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pymupdf
 
+from chunk_factory import table_chunk
 from layoutrag.chunking.specs import extract_specs
-from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow, Word
+from layoutrag.records import Box, DocumentCard, TableRow, Word
 from test_specs_gate import _row
 
 CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
@@ -25,24 +26,12 @@ def _pdf_words(lines: list[tuple[float, float, str]], font: str = "helv") -> lis
     return words
 
 
-def _chunk(rows: list[TableRow], region: Box, title: str = "") -> Chunk:
-    return Chunk(
-        chunk_id="d_p1_b01",
-        doc_id="d",
-        page=1,
-        block_type="table",
-        rows=rows,
-        regions=[Region(page=1, bbox_pdf=region, label="table")],
-        section_title=title,
-    )
-
-
 def test_a_bilingual_header_names_its_columns() -> None:
     words = _pdf_words([(52, 108, "Item"), (202, 108, "Min."), (252, 108, "Max."), (302, 108, "Units"),
                         (52, 122, "Operating Temperature"), (202, 122, "-40"), (252, 122, "85"), (302, 122, "C")])
     head = _row(100, 112, [("项目 Item", 50, 200), ("下限 Min.", 200, 250), ("上限 Max.", 250, 300), ("单位 Units", 300, 350)], header=True)
     body = _row(112, 126, [("工作温度 Operating Temperature", 50, 200), ("-40", 200, 250), ("85", 250, 300), ("℃", 300, 350)])
-    vals = extract_specs(CARD, [_chunk([head, body], Box(50, 100, 350, 126))], lambda p: words)
+    vals = extract_specs(CARD, [table_chunk([head, body], Box(50, 100, 350, 126))], lambda p: words)
     assert [(v.parameter, v.min, v.max, v.unit) for v in vals] == [("operating_temperature", -40.0, 85.0, "°C")]
 
 
@@ -54,7 +43,7 @@ def test_a_body_cell_spanning_header_grid_columns_goes_under_its_header() -> Non
     head = _row(150, 166, [(t, a, b) for t, (a, b) in zip(["", "Parameter", "", "", "Symbol", "", "", "Rating", "", "", "Unit", ""], xs, strict=True)], header=True)
     spans = [(70, 211)] * 3 + [(211, 316)] * 3 + [(316, 430)] * 3 + [(430, 525)] * 3
     body = _row(170, 186, [(t, a, b) for t, (a, b) in zip(["Reverse Voltage", "", "", "VR", "", "", "5", "", "", "V", "", ""], spans, strict=True)])
-    vals = extract_specs(CARD, [_chunk([head, body], Box(70, 150, 525, 186))], lambda p: words)
+    vals = extract_specs(CARD, [table_chunk([head, body], Box(70, 150, 525, 186))], lambda p: words)
     assert [(v.parameter_printed, v.symbol, v.typ, v.unit) for v in vals] == [("Reverse Voltage", "VR", 5.0, "V")]
 
 
@@ -68,7 +57,7 @@ def test_a_unit_column_and_header_line_outside_the_grid_are_read_from_the_words(
     cols = [(50, 200), (200, 260), (260, 310), (310, 360), (360, 400)]
     r1 = _row(112, 126, [(t, a, b) for t, (a, b) in zip(["Shutdown Current", "ISHDN", "", "0.1", "1"], cols, strict=True)])
     r2 = _row(126, 140, [(t, a, b) for t, (a, b) in zip(["Oscillator Frequency", "FOSC", "", "1", ""], cols, strict=True)])
-    chunk = _chunk([r1, r2], Box(48, 98, 450, 142))
+    chunk = table_chunk([r1, r2], Box(48, 98, 450, 142))
     assert extract_specs(CARD, [chunk], None) == []  # the rows alone: no header, no units
     vals = extract_specs(CARD, [chunk], lambda p: words)
     got = [(v.parameter_printed, v.typ, v.max, v.unit) for v in vals]
@@ -88,7 +77,7 @@ def test_a_ratings_list_printed_with_dot_leaders() -> None:
         ws = [w for w in words if 52 + 10 * k <= w.bbox_pdf.center[1] <= 62 + 10 * k]
         b = Box(min(w.bbox_pdf.x0 for w in ws), 52 + 10 * k, max(w.bbox_pdf.x1 for w in ws), 62 + 10 * k)
         rows.append(TableRow(page=1, bbox_pdf=b, cells=[t.strip()], text=t.strip(), is_header=k == 0, cell_boxes=[b]))
-    chunk = _chunk(rows, Box(70, 50, 400, 105), title="ABSOLUTE MAXIMUM RATINGS")
+    chunk = table_chunk(rows, Box(70, 50, 400, 105), title="ABSOLUTE MAXIMUM RATINGS")
     vals = extract_specs(CARD, [chunk], lambda p: words)
     got = [(v.parameter, v.min, v.typ, v.max, v.unit, v.conditions, v.table) for v in vals]
     assert got[:2] == [("supply_voltage", None, 36.0, None, "V", "", "ratings"),
@@ -105,7 +94,7 @@ def test_an_unheaded_first_column_left_of_symbol_holds_the_names() -> None:
                         (52, 122, "Supply voltage"), (202, 122, "VDD"), (262, 122, "1.3"), (312, 122, "5.5"), (362, 122, "V")])
     head = _row(100, 112, [("", 50, 200), ("Symbol", 200, 260), ("Min.", 260, 310), ("Max", 310, 360), ("Unit", 360, 400)], header=True)
     body = _row(112, 126, [("Supply voltage", 50, 200), ("VDD", 200, 260), ("1.3", 260, 310), ("5.5", 310, 360), ("V", 360, 400)])
-    vals = extract_specs(CARD, [_chunk([head, body], Box(50, 100, 400, 126))], lambda p: words)
+    vals = extract_specs(CARD, [table_chunk([head, body], Box(50, 100, 400, 126))], lambda p: words)
     assert [(v.parameter, v.parameter_printed, v.min, v.max) for v in vals] == [("supply_voltage", "Supply voltage", 1.3, 5.5)]
 
 
@@ -118,7 +107,7 @@ def test_a_body_cut_into_other_columns_than_its_header_is_realigned() -> None:
                     cells=["Operating Temperature Range", "", "-30", "85", "°C"],
                     cell_boxes=[Box(50, 112, 260, 126), Box(260, 112, 360, 126), Box(260, 112, 310, 126),
                                 Box(310, 112, 360, 126), Box(360, 112, 400, 126)])
-    vals = extract_specs(CARD, [_chunk([head, body], Box(50, 100, 400, 126))], lambda p: words)
+    vals = extract_specs(CARD, [table_chunk([head, body], Box(50, 100, 400, 126))], lambda p: words)
     assert [(v.parameter, v.min, v.max, v.unit) for v in vals] == [("operating_temperature", -30.0, 85.0, "°C")]
 
 
@@ -129,7 +118,7 @@ def test_a_header_line_above_the_grid_names_a_part_column() -> None:
                         (52, 136, "Frequency Aging"), (262, 136, "± 3 ppm")])
     r1 = _row(112, 126, [("Shunt Capacitance", 50, 260), ("7 pF Max.", 260, 400)], header=True)  # marked header, is none
     r2 = _row(126, 140, [("Frequency Aging", 50, 260), ("± 3 ppm", 260, 400)])
-    chunk = _chunk([r1, r2], Box(48, 98, 402, 142))
+    chunk = table_chunk([r1, r2], Box(48, 98, 402, 142))
     assert extract_specs(CARD, [chunk], None) == []
     vals = extract_specs(CARD, [chunk], lambda p: words)
     assert [(v.part, v.parameter, v.min, v.max, v.unit) for v in vals] == [

@@ -1608,12 +1608,16 @@ def _stray(row: TableRow, cols: _Cols) -> bool:
     for j, t in enumerate(row.cells):
         if not t.strip() or j in cols.roles or j >= len(head):
             continue
-        cx = row.cell_boxes[j].center[0]
-        inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
-        home = inside[0] if len(inside) == 1 else None
+        home = _head_under(head, row.cell_boxes[j].center[0])
         if home is not None and cols.roles.get(home) in _STRAY_HOMES and not _cell(row, home):
             return True
     return False
+
+
+def _head_under(head: list[BBox], cx: float) -> int | None:
+    """The one header cell whose x-range holds `cx` (0.5 pt slack), None for none or several."""
+    inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
+    return inside[0] if len(inside) == 1 else None
 
 
 def _aligned(row: TableRow, cols: _Cols) -> TableRow:
@@ -1632,10 +1636,9 @@ def _aligned(row: TableRow, cols: _Cols) -> TableRow:
         stray = True  # only the stray cells move: a cell under its own header's centre stays
 
     def home(b: BBox) -> int | None:
-        cx = b.center[0]
-        inside = [i for i, h in enumerate(head) if h.x0 - 0.5 <= cx <= h.x1 + 0.5]
-        if len(inside) == 1:
-            return inside[0]
+        found = _head_under(head, b.center[0])
+        if found is not None:
+            return found
         if not _SPANS:
             return None
         # a body cell spanning several grid columns (its text in the first, the header's in the
