@@ -50,7 +50,9 @@ def table_rows(
     header: list[str] = []
     if pdf_page is not None:
         try:
-            rows, header = rows_from_pymupdf(pdf_page.page, table.bbox_pdf, table.page, words)
+            rows, header = rows_from_pymupdf(
+                pdf_page.page, table.bbox_pdf, table.page, words, curved_rules(pdf_page.drawings())
+            )
         except Exception:  # a broken content stream must not stop the document
             rows, header = [], []
     if len(rows) < 2:
@@ -101,12 +103,51 @@ def _cells_text(
     return out
 
 
+CURVED_RULES = True  # chunk-18; off for an ablation (benchmarks/curved_rules.py)
+_RULE_THIN_MAX_PT = 3.0  # find_tables' own bound for a filled rectangle simulating a line
+_RULE_LONG_MIN_PT = 10.0  # longer than a vector-drawn glyph's stroke
+
+
+def curved_rules(drawings: list[dict] | None) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Ruling lines drawn as thin filled paths with curved ends (a rule 0.5-1.5 pt thick whose
+    outline has Bézier segments, as some word processors write table borders): ``find_tables``
+    reads lines, rectangles and quads only and skips these paths, so a grid drawn with them is
+    not found and the table falls back to text lines. Each such path as the centre line of its
+    box (unrotated page space), for ``find_tables(add_lines=...)``; a path of lines and
+    rectangles only is left to ``find_tables`` itself."""
+    if not CURVED_RULES or not drawings:
+        return []
+    out: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for d in drawings:
+        if d.get("type") != "f" or not any(it[0] == "c" for it in d.get("items", ())):
+            continue
+        r = pymupdf.Rect(d["rect"])
+        if r.height <= _RULE_THIN_MAX_PT and r.width >= _RULE_LONG_MIN_PT:
+            y = (r.y0 + r.y1) / 2
+            out.append(((r.x0, y), (r.x1, y)))
+        elif r.width <= _RULE_THIN_MAX_PT and r.height >= _RULE_LONG_MIN_PT:
+            x = (r.x0 + r.x1) / 2
+            out.append(((x, r.y0), (x, r.y1)))
+    return out
+
+
 def rows_from_pymupdf(
-    page: pymupdf.Page, box: Sequence[float], page_no: int, words: list[Word] | None = None
+    page: pymupdf.Page,
+    box: Sequence[float],
+    page_no: int,
+    words: list[Word] | None = None,
+    rules: list[tuple[tuple[float, float], tuple[float, float]]] | None = None,
 ) -> tuple[list[TableRow], list[str]]:
+    """Rows of the table in `box` from ``find_tables``; `rules`: ruling lines it would not read
+    itself (:func:`curved_rules`), in unrotated page space."""
     words = words or []
     clip = _to_unrotated(page, box) + (-2, -2, 2, 2)
-    found = page.find_tables(clip=clip, use_layout=False)
+    near = [
+        ((x0, y0), (x1, y1))
+        for (x0, y0), (x1, y1) in rules or []
+        if x0 <= clip.x1 + 4 and x1 >= clip.x0 - 4 and y0 <= clip.y1 + 4 and y1 >= clip.y0 - 4
+    ]
+    found = page.find_tables(clip=clip, use_layout=False, add_lines=near or None)
     tables = [t for t in found.tables if t.row_count >= 1]
     if not tables:
         return [], []
@@ -145,17 +186,34 @@ def rows_from_pymupdf(
             texts = _cells_text(page, row.cells, list(cells), words)
             if not any(texts):
                 continue
+            rbox = _to_display(page, _own_height(row) if page.rotation == 0 else row.bbox)
             rows.append(
                 TableRow(
                     page=page_no,
-                    bbox_pdf=_to_display(page, row.bbox),
+                    bbox_pdf=rbox,
                     cells=texts,
-                    cell_boxes=_cell_boxes(page, list(row.cells), _to_display(page, row.bbox), len(texts)),
+                    cell_boxes=_cell_boxes(page, list(row.cells), rbox, len(texts)),
                     text=" | ".join(c for c in texts if c),
                     is_header=(ri == 0 and first_is_header),
                 )
             )
     return rows, header
+
+
+OWN_HEIGHT = True  # chunk-18; off for an ablation
+
+
+def _own_height(row: object) -> tuple[float, float, float, float]:
+    """A grid row's own box: ``find_tables`` gives a row the union of its cells, so a row whose
+    name cell is merged down over the rows below it ("VPVD | Level selection of ..." over eight
+    condition lines) gets a box as tall as the whole block. The row's own bottom is its lowest
+    cell's bottom that no merge extends: the smallest bottom of its cells (an unrotated page:
+    on a rotated one the grid's rows run along another axis)."""
+    x0, y0, x1, y1 = row.bbox  # type: ignore[attr-defined]
+    if not OWN_HEIGHT:
+        return x0, y0, x1, y1
+    bottoms = [c[3] for c in row.cells if c is not None]  # type: ignore[attr-defined]
+    return x0, y0, x1, min(bottoms, default=y1)
 
 
 def _cell_boxes(page: pymupdf.Page, cells: list[object], row_box: BBox, n: int) -> list[BBox]:
