@@ -1,6 +1,5 @@
-"""chunk-18: a table grid drawn with thin filled paths whose ends are Bézier curves (as some word
-processors write table borders) is read as a grid, and a grid row's box is its own height, not the
-height of a name cell merged down over the rows below it. Real PyMuPDF on a PDF drawn here."""
+"""chunk-18: a table grid drawn with thin filled paths whose outlines carry Bézier segments (as some
+word processors write table borders) is read as a grid. Real PyMuPDF on a PDF drawn here."""
 
 from __future__ import annotations
 
@@ -84,16 +83,6 @@ def test_grid_read_with_curved_rules_only(page):
         ["", "", "PLS = 10", "3.02", "V"],
         ["VHYST", "PVD hysteresis", "", "20", "mV"],
     ]
-
-
-def test_row_box_is_its_own_height(page, monkeypatch):
-    rows = _rows(page, rules=True)
-    first = rows[1]  # its Symbol and Parameter cells are merged down over the next two rows
-    assert first.bbox_pdf.y0 == pytest.approx(Y[1], abs=1.0)
-    assert first.bbox_pdf.y1 == pytest.approx(Y[2], abs=1.0)
-    assert first.cell_boxes[1].y1 == pytest.approx(Y[4], abs=1.0)  # the merged cell keeps its own box
-    monkeypatch.setattr(T, "OWN_HEIGHT", False)
-    assert _rows(page, rules=True)[1].bbox_pdf.y1 == pytest.approx(Y[4], abs=1.0)  # the ablation: the block
 
 
 def test_ablation_switch(page, monkeypatch):

@@ -371,6 +371,11 @@ def _dehyphen(t: str) -> str:
     return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", t)
 
 
+def printed_id(printed: str) -> str:
+    """The id a parameter the vocabulary does not know is kept under: its printed name normalised."""
+    return _dehyphen(_norm_name(printed)) or fold(printed).lower()
+
+
 def name_key(word: str) -> str:
     """A printed word as the vocabulary's names are written: lower case, "start-up" as "start up"."""
     return _dehyphen(fold(word).lower())

@@ -518,6 +518,11 @@ def _product_type(text: str, *, first: bool = True, among: tuple[str, ...] = ())
     return best[2] if best else ""
 
 
+def product_type_in(text: str, *, first: bool = True, among: tuple[str, ...] = ()) -> str:
+    """The product type `text` names (data/product_types.tsv), as :func:`_product_type` reads it."""
+    return _product_type(text, first=first, among=among)
+
+
 # a generic type a later page may name more precisely ("CRYSTAL OSCILLATOR" ... "Device Name TCXO")
 _REFINE = {
     "oscillator": ("TCXO", "OCXO", "VCXO", "MEMS oscillator"),

@@ -31,6 +31,7 @@ from typing import Any
 
 import pymupdf
 
+from layoutrag.chunking.card import product_type_in
 from layoutrag.chunking.linear_specs import LINEAR_VERSION, linear_table, read_linear_table
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import union_box
@@ -54,6 +55,7 @@ from layoutrag.specs import (
     parameter_unit,
     parse_unit,
     parse_value,
+    printed_id,
     split_footnotes,
 )
 from layoutrag.storage import DataDir, atomic_write_json, check_id
@@ -68,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-10"
+SPEC_STAGE_VERSION = "specs-11"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -232,7 +234,10 @@ def extract_specs(
         else:
             values = _table_specs(card.doc_id, part, c, words, parts)
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
+        block = _block_of(c, card)
         for v in values:
+            if block and v.parameter in _BLOCK_SUPPLY_IDS:
+                _block_supply(v, block)
             if v.table != "ordering" and ratings:
                 v.table = "ratings"
             if _PER_YEAR_RE.search(v.unit_printed) and v.unit == "ppm":
@@ -245,6 +250,31 @@ def extract_specs(
         if withheld is not None:
             withheld.extend(doubted)
     return out
+
+
+BLOCK_SUPPLIES = True  # specs-11; off for an ablation (benchmarks/spec_rerun.py --without block-supplies)
+# a supply voltage or current printed in the section of one function block of a larger part ("12-bit ADC
+# Characteristics | Supply current | IDD | 290 uA" in a microcontroller's datasheet) is that block's, not
+# the part's: the block is named by a product type of data/product_types.tsv (distributor categories)
+# that the section title names and the document's title does not (an ADC's own datasheet names ADC in
+# its title: its "ADC characteristics" are the part's)
+_BLOCK_SUPPLY_IDS = frozenset({"supply_voltage", "supply_current"})
+
+
+def _block_of(c: Chunk, card: DocumentCard) -> str:
+    """The function block the chunk's section is about, when it is not what the document is."""
+    if not BLOCK_SUPPLIES or not c.section_title or not card.product_type:
+        return ""
+    block = product_type_in(c.section_title)
+    if not block or block == card.product_type or product_type_in(card.title, first=False, among=(block,)):
+        return ""
+    return block
+
+
+def _block_supply(v: SpecValue, block: str) -> None:
+    """`v` kept under its block's name ("ADC supply current"): a printed name, not the part's supply."""
+    name = v.parameter_printed if block.lower() in v.parameter_printed.lower() else f"{block} {v.parameter_printed}"
+    v.parameter, v.known = printed_id(name), False
 
 
 TWIN_TEMPERATURES = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without twin-temperatures)

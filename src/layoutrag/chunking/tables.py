@@ -186,7 +186,7 @@ def rows_from_pymupdf(
             texts = _cells_text(page, row.cells, list(cells), words)
             if not any(texts):
                 continue
-            rbox = _to_display(page, _own_height(row) if page.rotation == 0 else row.bbox)
+            rbox = _to_display(page, row.bbox)
             rows.append(
                 TableRow(
                     page=page_no,
@@ -198,22 +198,6 @@ def rows_from_pymupdf(
                 )
             )
     return rows, header
-
-
-OWN_HEIGHT = True  # chunk-18; off for an ablation
-
-
-def _own_height(row: object) -> tuple[float, float, float, float]:
-    """A grid row's own box: ``find_tables`` gives a row the union of its cells, so a row whose
-    name cell is merged down over the rows below it ("VPVD | Level selection of ..." over eight
-    condition lines) gets a box as tall as the whole block. The row's own bottom is its lowest
-    cell's bottom that no merge extends: the smallest bottom of its cells (an unrotated page:
-    on a rotated one the grid's rows run along another axis)."""
-    x0, y0, x1, y1 = row.bbox  # type: ignore[attr-defined]
-    if not OWN_HEIGHT:
-        return x0, y0, x1, y1
-    bottoms = [c[3] for c in row.cells if c is not None]  # type: ignore[attr-defined]
-    return x0, y0, x1, min(bottoms, default=y1)
 
 
 def _cell_boxes(page: pymupdf.Page, cells: list[object], row_box: BBox, n: int) -> list[BBox]:

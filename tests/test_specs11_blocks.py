@@ -1,0 +1,65 @@
+"""specs-11: a supply voltage or current printed in the section of one function block of a larger
+part ("12-bit ADC Characteristics" in a microcontroller's datasheet) is kept as that block's, not
+read as the part's supply; in a datasheet whose title names that block (an ADC's own) it stays the
+part's. Small tables made here."""
+
+from __future__ import annotations
+
+import layoutrag.chunking.specs as stage
+from chunk_factory import table_chunk
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Box, DocumentCard, SpecValue, TableRow
+
+MCU = DocumentCard(doc_id="d", file_name="mcu.pdf", title="XY32F0 Datasheet", series=["XY32F0"],
+                   product_type="microcontroller")
+ADC = DocumentCard(doc_id="d", file_name="adc.pdf", title="XY7767 24-Bit Sigma-Delta ADC", series=["XY7767"],
+                   product_type="ADC")
+COLS = [(50, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 440)]
+
+
+def _row(cells: list[str], y: float, header: bool = False) -> TableRow:
+    return TableRow(
+        page=1,
+        bbox_pdf=Box(50, y, 440, y + 12),
+        cells=cells,
+        text=" | ".join(c for c in cells if c),
+        is_header=header,
+        cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in COLS],
+    )
+
+
+ROWS = [
+    _row(["Parameter", "Symbol", "Min.", "Typ.", "Max.", "Unit"], 100, header=True),
+    _row(["Supply voltage", "VDD", "2.8", "", "5.5", "V"], 112),
+    _row(["Supply current", "IDD", "", "290", "480", "uA"], 124),
+    _row(["Sampling rate", "fS", "", "", "470", "kHz"], 136),
+]
+
+
+def _read(card: DocumentCard, title: str) -> dict[str, SpecValue]:
+    return {v.parameter_printed: v for v in extract_specs(card, [table_chunk(ROWS, title=title)])}
+
+
+def test_block_supplies_are_the_blocks():
+    got = _read(MCU, "3.3.15 12-bit ADC Characteristics")
+    assert (got["Supply voltage"].parameter, got["Supply voltage"].known) == ("adc supply voltage", False)
+    assert (got["Supply current"].parameter, got["Supply current"].known) == ("adc supply current", False)
+    assert got["Supply current"].max == 480e-6  # the numbers, unit and cell stay as read
+    assert got["Sampling rate"].parameter == "sampling rate"  # only supplies are the block's
+
+
+def test_part_supplies_elsewhere():
+    got = _read(MCU, "3.3.2 Operating conditions")
+    assert got["Supply voltage"].parameter == "supply_voltage"
+    assert got["Supply current"].parameter == "supply_current"
+
+
+def test_the_documents_own_kind_is_the_part():
+    got = _read(ADC, "ADC Characteristics")  # an ADC's datasheet: its ADC characteristics are the part's
+    assert got["Supply current"].parameter == "supply_current"
+
+
+def test_ablation(monkeypatch):
+    monkeypatch.setattr(stage, "BLOCK_SUPPLIES", False)
+    got = _read(MCU, "3.3.15 12-bit ADC Characteristics")
+    assert got["Supply current"].parameter == "supply_current"
