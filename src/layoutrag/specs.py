@@ -433,6 +433,7 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
                 and _unit_ok(punit, unit)
                 and not _crossed(name, n, pid)
                 and not _modified(name, n)
+                and not (pid == "supply_voltage" and _pin_input(name))
             ):
                 return _qualified(_refined(pid, n, symbol, unit), raw), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
@@ -459,6 +460,8 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
     if sym and (not name or len(sym) >= 3):
         hit = _symbols().get(sym) or (None if _RAIL_NOT_RE.search(name) else _rail(sym))
+        if hit and hit[0] == "supply_voltage" and _pin_input(name):
+            hit = None
         if hit and _unit_ok(hit[1], unit, strict=True):
             return _qualified(hit[0], raw), True
     return (name or fold(printed).lower()), False
@@ -491,6 +494,19 @@ def _rail(symbol: str) -> tuple[str, str] | None:
     if _RAIL_I_RE.fullmatch(s):
         return "supply_current", "A"
     return None
+
+
+# specs-11: the voltage on a pin ("Input voltage on the FT pin | VIN", "OSCI 管脚输入电压", "Voltage on
+# I/O pins | VIN") is a pin's input voltage, not the part's supply, unless the name says supply
+# ("Supply voltage (pin 3)", "Voltage on VDD pin"): "input voltage" / 输入电压 / VIN name a regulator's
+# supply, a pin named beside them makes them the pin's
+PIN_INPUTS = True  # off for an ablation (benchmarks/spec_rerun.py --without pin-inputs)
+_PIN_RE = re.compile(r"\bpins?\b|管脚|引脚")
+_SUPPLY_WORD_RE = re.compile(r"\bsupply\b|\bpower\b|电源|供电|\b[adp]?v(?:dd|cc)")
+
+
+def _pin_input(name: str) -> bool:
+    return PIN_INPUTS and bool(_PIN_RE.search(name)) and not _SUPPLY_WORD_RE.search(name)
 
 
 def _crossed(name: str, matched: str, pid: str) -> bool:

@@ -1,4 +1,5 @@
-"""specs-11: a supply voltage or current printed in the section of one function block of a larger
+"""specs-11, on small tables made here. block-supplies: a supply voltage or current printed in the
+section of one function block of a larger
 part ("12-bit ADC Characteristics" in a microcontroller's datasheet) is kept as that block's, not
 read as the part's supply; in a datasheet whose title names that block (an ADC's own) it stays the
 part's. Small tables made here."""
@@ -63,3 +64,19 @@ def test_ablation(monkeypatch):
     monkeypatch.setattr(stage, "BLOCK_SUPPLIES", False)
     got = _read(MCU, "3.3.15 12-bit ADC Characteristics")
     assert got["Supply current"].parameter == "supply_current"
+
+
+# pin-inputs: a pin's input voltage is not the part's supply voltage unless its name says supply
+def test_pin_input_voltage_is_no_supply(monkeypatch):
+    from layoutrag import specs as specs_mod
+    from layoutrag.specs import match_parameter
+
+    assert match_parameter("Voltage on I/O pins", "VIN", unit="V") == ("voltage on i/o pins", False)
+    assert match_parameter("OSCI 管脚输入电压", "", unit="V") == ("osci 管脚输入电压", False)
+    assert match_parameter("Input voltage on the FT pin", "VIN", unit="V")[1] is False
+    # the supply's own pin, or a supply named with its pin number, stays the supply
+    assert match_parameter("Supply voltage (pin 3)", "VS", unit="V") == ("supply_voltage", True)
+    assert match_parameter("Voltage on VDD pin relative to VSS", "VDD", unit="V") == ("supply_voltage", True)
+    assert match_parameter("输入电压", "VIN", unit="V") == ("supply_voltage", True)  # a regulator's input
+    monkeypatch.setattr(specs_mod, "PIN_INPUTS", False)
+    assert match_parameter("Voltage on I/O pins", "VIN", unit="V") == ("supply_voltage", True)
