@@ -80,3 +80,51 @@ def test_pin_input_voltage_is_no_supply(monkeypatch):
     assert match_parameter("输入电压", "VIN", unit="V") == ("supply_voltage", True)  # a regulator's input
     monkeypatch.setattr(specs_mod, "PIN_INPUTS", False)
     assert match_parameter("Voltage on I/O pins", "VIN", unit="V") == ("supply_voltage", True)
+
+
+# pair-rows: a table of name | value rows under no value header, read where the name is the vocabulary's
+def _pairs(cells: list[list[str]]) -> list[TableRow]:
+    return [
+        TableRow(page=1, bbox_pdf=Box(50, 100 + 14 * i, 400, 112 + 14 * i), cells=c, text=" | ".join(c),
+                 cell_boxes=[Box(50 + 150 * j, 100 + 14 * i, 200 + 150 * j, 112 + 14 * i) for j in range(len(c))])
+        for i, c in enumerate(cells)
+    ]
+
+
+SPECS = [
+    ["General Specifications", ""],
+    ["Switching frequency", "300 kHz typ. (pulse width modulation PWM)"],
+    ["Operating temperature range", "-30 °C to +85 °C (Note 1)"],
+    ["Start up time", "700 ms max."],
+    ["Weight", "17 g (0.60 oz)"],
+    ["Case material", "copper, nickel plated"],
+    ["Output voltage", "0.8 V", "Minimum"],
+    ["Frequency tolerance", "±2.0 ppm", "@ +25 °C"],
+    ["Duty cycle", "5.6 %", "2 %"],  # two parts compared side by side: no value of this part
+]
+
+
+def _read_pairs(title: str) -> dict[str, SpecValue]:
+    card = DocumentCard(doc_id="d", file_name="module.pdf", title="Converter modules", series=["TX8"])
+    return {v.parameter: v for v in extract_specs(card, [table_chunk(_pairs(SPECS), title=title)])}
+
+
+def test_pair_rows_read_vocabulary_names():
+    got = _read_pairs("General Specifications")
+    # not the weight (no vocabulary name), not the case (no number), not a row of two values
+    assert set(got) == {"frequency", "operating_temperature", "startup_time", "output_voltage", "frequency_tolerance"}
+    assert (got["output_voltage"].min, got["output_voltage"].typ) == (0.8, None)  # the Remarks cell's "Minimum"
+    assert (got["frequency_tolerance"].max, got["frequency_tolerance"].conditions) == (2.0, "@ +25 °C")
+    assert (got["frequency"].typ, got["frequency"].unit) == (300e3, "Hz")
+    assert (got["operating_temperature"].min, got["operating_temperature"].max) == (-30.0, 85.0)
+    assert got["startup_time"].max == 0.7 and got["startup_time"].typ is None
+    assert got["frequency"].cells[0].bbox_pdf.x0 == 200  # the value's cell
+
+
+def test_pair_rows_not_in_an_application_example():
+    assert _read_pairs("Table 2. Design Parameters") == {}
+
+
+def test_pair_rows_ablation(monkeypatch):
+    monkeypatch.setattr(stage, "PAIR_ROWS", False)
+    assert _read_pairs("General Specifications") == {}

@@ -1306,6 +1306,72 @@ def _leader_columns(c: Chunk, words: Callable[[int], list[Word]] | None) -> list
 _FALLBACKS.append(_leader_columns)
 
 
+PAIR_ROWS = True  # specs-11; off for an ablation (benchmarks/spec_rerun.py --without pair-rows)
+_EXAMPLE_RE = re.compile(
+    r"design (?:parameters?|requirements?|example)|application (?:example|information|circuit)|typical application",
+    re.IGNORECASE,
+)
+_QUAL_ONLY_RE = re.compile(r"(?:min|max|typ|minimum|maximum|typical)\.?", re.IGNORECASE)
+_NOTE_TAIL_RE = re.compile(r"\s*\((?:[^()]*)\)\s*$")
+
+
+def _another_value(text: str, unit: str) -> bool:
+    """A cell that is a value beside the row's first (a bare number, or a number in its unit), not a
+    condition ("@+25 °C", "VDD = 3.3 V")."""
+    if re.search(r"[=@<>≤≥]", text):
+        return False
+    pv = parse_value(_NOTE_TAIL_RE.sub("", text))
+    return pv is not None and not pv.empty and pv.unit in ("", unit)
+
+
+def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A table of "name | value" rows under no Min / Typ / Max or Value header (a module's or a
+    connector's "General Specifications": "Switching frequency | 300 kHz typ.", "Operating
+    temperature range | -30 °C to +85 °C (Note 1)"): the rows whose first filled cell is a name the
+    vocabulary knows and whose first filled cell with a number is a value printing its own unit,
+    that name's quantity (a name it does not know is no evidence the row is a spec: memory sizes,
+    package sizes, part codes), and no other cell is a value (a row with two values compares parts
+    or is a grid's split Min / Typ / Max; a number in a condition is no value). A cell between them without a number continues the name ("Ambient temperature |
+    Operating | -30 to 80 °C"); the filled cells after the value are conditions, a first one saying
+    only "Minimum" / "Max." the value's role. Not in an application example's table (its "Design
+    parameters" are one circuit's, not the part's)."""
+    if not PAIR_ROWS or _EXAMPLE_RE.search(" ".join((c.section_title, c.native_text[:200]))):
+        return None
+    box0 = c.rows[0].bbox_pdf if c.rows else BBox(0, 0, 0, 0)
+    out = [TableRow(page=c.page, bbox_pdf=box0, cells=["Parameter", "Value", "Conditions"],
+                    text="Parameter Value Conditions", is_header=True, cell_boxes=[box0, box0, box0])]
+    for r in c.rows:
+        if len(r.cell_boxes) != len(r.cells):
+            continue
+        filled = [(t.strip(), b) for t, b in zip(r.cells, r.cell_boxes, strict=False) if t.strip()]
+        if len(filled) < 2:
+            continue
+        numbered = [i for i in range(1, len(filled)) if re.search(r"\d", filled[i][0])]
+        if not numbered:
+            continue
+        k = numbered[0]
+        name = " ".join(t for t, _ in filled[:k])
+        value = _NOTE_TAIL_RE.sub("", filled[k][0])
+        rest = [t for t, _ in filled[k + 1 :]]
+        if rest and _QUAL_ONLY_RE.fullmatch(rest[0]):
+            value = f"{value} {rest.pop(0)}"  # a Remarks cell saying "Minimum": the value's role
+        pv = parse_value(value)
+        if pv is None or pv.empty or not pv.unit or not re.search(r"[^\W\d_]{3}", name):
+            continue
+        if any(_another_value(filled[i][0], pv.unit) for i in numbered[1:]):
+            continue  # a second value: parts compared side by side, or Min / Typ / Max cells
+        pid, known = match_parameter(name, unit=pv.unit)
+        if not known or parameter_unit(pid) != pv.unit:
+            continue
+        cond = "; ".join(rest)
+        out.append(TableRow(page=r.page, bbox_pdf=r.bbox_pdf, cells=[name, value, cond],
+                            text=f"{name} {value}", cell_boxes=[filled[0][1], filled[k][1], r.bbox_pdf]))
+    return out if len(out) > 1 else None
+
+
+_FALLBACKS.append(_pair_rows)
+
+
 def _leaders_beside(
     doc_id: str,
     part: str,
