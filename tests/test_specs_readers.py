@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pymupdf
 
+import layoutrag.chunking.specs as stage
 from chunk_factory import table_chunk
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, DocumentCard, TableRow, Word
@@ -111,7 +112,7 @@ def test_a_body_cut_into_other_columns_than_its_header_is_realigned() -> None:
     assert [(v.parameter, v.min, v.max, v.unit) for v in vals] == [("operating_temperature", -30.0, 85.0, "°C")]
 
 
-def test_a_header_line_above_the_grid_names_a_part_column() -> None:
+def test_a_header_line_above_the_grid_names_a_part_column(monkeypatch) -> None:
     # "Item / Type | XY100" printed above the first rule; the grid holds the body rows only
     words = _pdf_words([(52, 108, "Item / Type"), (262, 108, "XY100"),
                         (52, 122, "Shunt Capacitance"), (262, 122, "7 pF Max."),
@@ -119,6 +120,10 @@ def test_a_header_line_above_the_grid_names_a_part_column() -> None:
     r1 = _row(112, 126, [("Shunt Capacitance", 50, 260), ("7 pF Max.", 260, 400)], header=True)  # marked header, is none
     r2 = _row(126, 140, [("Frequency Aging", 50, 260), ("± 3 ppm", 260, 400)])
     chunk = table_chunk([r1, r2], Box(48, 98, 402, 142))
+    # without the page words only specs-11's name | value rows read it (under the document's part)
+    assert [(v.part, v.parameter) for v in extract_specs(CARD, [chunk], None)] == [
+        ("XY100", "shunt_capacitance"), ("XY100", "aging")]
+    monkeypatch.setattr(stage, "PAIR_ROWS", False)
     assert extract_specs(CARD, [chunk], None) == []
     vals = extract_specs(CARD, [chunk], lambda p: words)
     assert [(v.part, v.parameter, v.min, v.max, v.unit) for v in vals] == [
