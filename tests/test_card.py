@@ -192,24 +192,3 @@ def test_a_series_named_in_the_title_block_is_the_series():
         "FC-155",
     ]
     assert _named_series("This series of products") == []
-
-
-def test_a_series_stem_is_a_name_the_document_prints(monkeypatch):
-    # chunk-19: the stem of part numbers OPA130PA / OPA130UA is "OPA130P" by its pattern; the document
-    # prints OPA130 (and never OPA130P alone), so the series is OPA130; a stem printed nowhere is none
-    import layoutrag.chunking.card as card
-
-    doc = make_document(
-        "d",
-        [Page(page=1, width_pt=595, height_pt=842, elements=[
-            make_element("d", 1, 0, "title", (40, 40, 500, 60), "OPA130 OPA2130 OPA4130 FET-input op amps"),
-            make_element("d", 1, 1, "text", (40, 80, 500, 100), "Order OPA130PA, OPA130UA, OPA2130PA or RB168MM-40TF."),
-        ])],
-        file_name="opa130.pdf",
-    )
-    printed = card._DocText(doc)
-    parts = ["OPA130PA", "OPA130UA", "OPA2130PA"]
-    assert card._series_of(parts, [], printed=printed) == ["OPA130", "OPA2130"]
-    assert card._series_of(["RB168MM-40TF"], [], printed=printed) == []  # neither RB168M nor RB168 printed
-    monkeypatch.setattr(card, "PRINTED_SERIES", False)
-    assert card._series_of(parts, [], printed=printed) == ["OPA130P", "OPA130U", "OPA2130P"]

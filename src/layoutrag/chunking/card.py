@@ -267,34 +267,21 @@ def _named_series(title_text: str) -> list[str]:
     return out
 
 
-PRINTED_SERIES = True  # chunk-19; off for an ablation
-
-
-def _series_of(
-    parts: list[str], title_parts: list[str], named: list[str] | None = None, printed: _DocText | None = None
-) -> list[str]:
+def _series_of(parts: list[str], title_parts: list[str], named: list[str] | None = None) -> list[str]:
     """Series: the ones the title block names ("8Q Series"), then the common alphanumeric stem of
-    part numbers (SiT5358 of SiT5358AI-FQ033IT). A stem is a name the document prints: one ending
-    in the letter after the digits ("OPA130P" of OPA130PA, "RB168M" of RB168MM-40TF) that the
-    document never prints alone is cut back to its digits ("OPA130"), kept only if that is printed."""
+    part numbers (SiT5358 of SiT5358AI-FQ033IT)."""
     stems: Counter[str] = Counter()
     for n in named or []:
         stems[n] += 10
     for p in parts:
         m = re.match(r"([A-Za-z]{1,6}-?\d{2,6}[A-Za-z]?)", p)
-        if m and (stem := _printed_stem(m.group(1).upper() if m.group(1).isupper() else m.group(1), printed)):
-            stems[stem] += 1
+        if m:
+            stems[m.group(1).upper() if m.group(1).isupper() else m.group(1)] += 1
     for t in title_parts:
         m = re.match(r"([A-Za-z]{1,6}-?\d{2,6}[A-Za-z]?)", t)
-        if m and (stem := _printed_stem(m.group(1), printed)):
-            stems[stem] += 2
+        if m:
+            stems[m.group(1)] += 2
     return [s for s, _ in stems.most_common(4)]
-
-
-def _printed_stem(stem: str, printed: _DocText | None) -> str | None:
-    if not PRINTED_SERIES or printed is None or not stem[-1].isalpha() or printed.find(stem):
-        return stem
-    return stem[:-1] if printed.find(stem[:-1]) else None
 
 
 class _DocText:
@@ -387,7 +374,7 @@ def build_card(doc: Document, title: str, groups: list[Group]) -> DocumentCard:
         file_name=doc.file_name,
         title=title,
         vendor=vendor,
-        series=_series_of(parts, title_parts, named=_named_series(title_text), printed=printed),
+        series=_series_of(parts, title_parts, named=_named_series(title_text)),
         part_numbers=parts,
         product_type=_doc_product_type(doc, title, title_text),
         key_parameters=_key_parameters(doc),
