@@ -128,3 +128,19 @@ def test_pair_rows_not_in_an_application_example():
 def test_pair_rows_ablation(monkeypatch):
     monkeypatch.setattr(stage, "PAIR_ROWS", False)
     assert _read_pairs("General Specifications") == {}
+
+
+# printed-part: a value's default part is a name the document prints, not a part-number stem
+def test_default_part_is_a_printed_name(monkeypatch):
+    card = DocumentCard(doc_id="d", file_name="opa.pdf", series=["OPA130P", "OPA2130P"],
+                        part_numbers=["OPA130PA", "OPA2130PA"])
+    printed_opa = [table_chunk(ROWS, text="OPA130 OPA2130 OPA4130 FET-input operational amplifiers")]
+    assert stage.printed_part(card, printed_opa) == "OPA130"  # OPA130P is printed nowhere alone
+    diode = DocumentCard(doc_id="d", file_name="rb.pdf", series=["RB168M"], part_numbers=["RB168MM-40TF"])
+    assert stage.printed_part(diode, [table_chunk(ROWS, text="RB168MM-40TF Schottky diode")]) == "RB168MM-40TF"
+    triac = DocumentCard(doc_id="d", file_name="bta.pdf", series=["BTA16"], part_numbers=["BTA16-600B"])
+    assert stage.printed_part(triac, [table_chunk(ROWS, text="BTA16-600B triac")]) == "BTA16"  # before a hyphen
+    values = extract_specs(card, printed_opa)
+    assert values and {v.part for v in values} == {"OPA130"}
+    monkeypatch.setattr(stage, "PRINTED_PART", False)
+    assert {v.part for v in extract_specs(card, printed_opa)} == {"OPA130P"}

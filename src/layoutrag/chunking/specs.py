@@ -196,6 +196,32 @@ def default_part(card: DocumentCard) -> str:
     return Path(card.file_name).stem or card.doc_id
 
 
+PRINTED_PART = True  # specs-11; off for an ablation (benchmarks/spec_rerun.py --without printed-part)
+
+
+def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
+    """`default_part`, as a name the document prints: the card's series are part-number stems for
+    search ("OPA130P" of OPA130PA, a prefix that also reaches OPA130PA-typed queries), and a stem the
+    document never prints alone is no name to give a value. The first series printed in the chunks'
+    text (a printed code's part before a hyphen counts: BTA16 of BTA16-600B); else one cut back to
+    its digits when that is printed ("OPA130"); else the first part number of the first series
+    (RB168MM-40TF of "RB168M"); else as `default_part`."""
+    text = " ".join(c.native_text for c in chunks if c.native_text)
+    tokens: set[str] = set()
+    for t in re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", text.upper()):
+        pieces = t.split("-")
+        tokens.update("-".join(pieces[: k + 1]) for k in range(len(pieces)))  # BTA16 of BTA16-600B
+    for s in card.series:
+        if s.upper() in tokens:
+            return s
+        if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
+            return s[:-1]
+    for s in card.series[:1]:
+        # no series printed: the first part number of the first series, else the series as before
+        return next((p for p in card.part_numbers if p.upper().startswith(s.upper())), s)
+    return default_part(card)
+
+
 _PER_YEAR_RE = re.compile(r"/\s*y(?:ea)?r\.?$", re.IGNORECASE)
 LINEAR_TABLES = True  # imported tables given as text (linear_specs); off for an ablation
 
@@ -209,7 +235,7 @@ def extract_specs(
     """The values of a document's table chunks that pass the confidence gate (`_doubt`); the
     doubted ones (their `doubt` set) go to `withheld` when a list is given, else are dropped."""
     out: list[SpecValue] = []
-    part = default_part(card)
+    part = printed_part(card, chunks) if PRINTED_PART else default_part(card)
     parts = (*card.series, *card.part_numbers)
     seen: set[tuple[Any, ...]] = set()  # a line two chunks hold (a list and the text around it) is read once
 
