@@ -216,9 +216,10 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
             return s
         if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
             return s[:-1]
-    for s in card.series[:1]:
+    if card.series:
         # no series printed: the first part number of the first series, else the series as before
-        return next((p for p in card.part_numbers if p.upper().startswith(s.upper())), s)
+        first = card.series[0].upper()
+        return next((p for p in card.part_numbers if p.upper().startswith(first)), card.series[0])
     return default_part(card)
 
 
@@ -1171,6 +1172,13 @@ def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Ta
     return _leader_list(rows, words)
 
 
+def _value_header(page: int, box: BBox) -> TableRow:
+    """The header a list read as a table is given: "Parameter | Value | Conditions" (the readers
+    of dot-leader lists, gap lists and name | value rows make their rows in these three columns)."""
+    return TableRow(page=page, bbox_pdf=box, cells=["Parameter", "Value", "Conditions"],
+                    text="Parameter Value Conditions", is_header=True, cell_boxes=[box, box, box])
+
+
 def _leader_list(
     rows: list[TableRow], words: Callable[[int], list[Word]] | None, *, need_unit: bool = False
 ) -> list[TableRow] | None:
@@ -1181,17 +1189,7 @@ def _leader_list(
     led = [bool(_LEADER_RE.search(t)) for t in texts]
     if sum(led) < 2 or (sum(led) * 2 < len(rows) and not need_unit):
         return None
-    first = rows[0]
-    out = [
-        TableRow(
-            page=first.page,
-            bbox_pdf=first.bbox_pdf,
-            cells=["Parameter", "Value", "Conditions"],
-            text="Parameter Value Conditions",
-            is_header=True,
-            cell_boxes=[first.bbox_pdf, first.bbox_pdf, first.bbox_pdf],
-        )
-    ]
+    out = [_value_header(rows[0].page, rows[0].bbox_pdf)]
     heading: tuple[str, float] | None = None  # a leaderless line's text and left edge
     for r, t, has in zip(rows, texts, led, strict=True):
         ws = sorted(
@@ -1357,15 +1355,15 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
     vocabulary knows and whose first filled cell with a number is a value printing its own unit,
     that name's quantity (a name it does not know is no evidence the row is a spec: memory sizes,
     package sizes, part codes), and no other cell is a value (a row with two values compares parts
-    or is a grid's split Min / Typ / Max; a number in a condition is no value). A cell between them without a number continues the name ("Ambient temperature |
-    Operating | -30 to 80 °C"); the filled cells after the value are conditions, a first one saying
-    only "Minimum" / "Max." the value's role. Not in an application example's table (its "Design
+    or is a grid's split Min / Typ / Max; a number in a condition is no value). A cell between them
+    without a number continues the name ("Ambient temperature | Operating | -30 to 80 °C"); the
+    filled cells after the value are conditions, a first one saying only "Minimum" / "Max." the
+    value's role. Not in an application example's table (its "Design
     parameters" are one circuit's, not the part's)."""
     if not PAIR_ROWS or _EXAMPLE_RE.search(" ".join((c.section_title, c.native_text[:200]))):
         return None
     box0 = c.rows[0].bbox_pdf if c.rows else BBox(0, 0, 0, 0)
-    out = [TableRow(page=c.page, bbox_pdf=box0, cells=["Parameter", "Value", "Conditions"],
-                    text="Parameter Value Conditions", is_header=True, cell_boxes=[box0, box0, box0])]
+    out = [_value_header(c.page, box0)]
     for r in c.rows:
         if len(r.cell_boxes) != len(r.cells):
             continue
@@ -1466,8 +1464,7 @@ def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Table
             lines += [(page, line) for line in _printed_lines(_words_in(words(page), BBox(*span)))]
     first = c.rows[0] if c.rows else None
     box0 = first.bbox_pdf if first else (union_box(c.bboxes_pdf) if c.bboxes_pdf else BBox(0, 0, 0, 0))
-    out = [TableRow(page=c.page, bbox_pdf=box0, cells=["Parameter", "Value", "Conditions"],
-                    text="Parameter Value Conditions", is_header=True, cell_boxes=[box0, box0, box0])]
+    out = [_value_header(c.page, box0)]
     heading: tuple[str, float] | None = None
     for page, line in lines:
         ws = sorted(line, key=lambda w: w.bbox_pdf.x0)
