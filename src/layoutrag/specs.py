@@ -74,11 +74,16 @@ _SYMBOL_FONT = str.maketrans(
 )
 
 
+_DEGREE_LOOKALIKES = str.maketrans({"˚": "°", "º": "°"})
+
+
 @lru_cache(maxsize=1 << 16)  # the same cells and names are folded again and again by the spec stage
 def fold(text: str) -> str:
     """NFKC, symbol-font characters read (`_SYMBOL_FONT`), one kind of minus, µ for micro, Ω for
     ohm, °C for ℃, single spaces."""
-    t = unicodedata.normalize("NFKC", text.translate(_SYMBOL_FONT))
+    # a ring above (U+02DA) or an ordinal º printed for the degree sign: read as ° before NFKC,
+    # which would make them a space and a combining ring ("˚C" -> " ̊C"), or an "o"
+    t = unicodedata.normalize("NFKC", text.translate(_SYMBOL_FONT).translate(_DEGREE_LOOKALIKES))
     t = (
         t.replace("−", "-")
         .replace("–", "-")
@@ -87,7 +92,7 @@ def fold(text: str) -> str:
         .replace("～", "~")
         .replace("〜", "~")
     )
-    t = t.replace("μ", "µ").replace("Ω", "Ω").replace("℃", "°C").replace("º", "°").replace("˚", "°")
+    t = t.replace("μ", "µ").replace("Ω", "Ω").replace("℃", "°C")
     return re.sub(r"\s+", " ", t).strip()
 
 
@@ -214,6 +219,7 @@ _SINGLE_RE = re.compile(
     re.IGNORECASE,
 )
 _QUAL_RE = re.compile(r"\s*\b(max|min|typ|maximum|minimum)\.?$", re.IGNORECASE)
+_PAREN_QUAL_RE = re.compile(r"(.+?)\s*\(\s*(max|min|typ|maximum|minimum|typical)\.?\s*\)", re.IGNORECASE)
 
 
 def _unit_of(tail: str | None, hint: str) -> tuple[str, float, str] | None:
@@ -262,6 +268,9 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
         low.min, low.typ = low.typ if low.min is None else low.min, None
         low.footnotes = notes + low.footnotes
         return low
+    said = _PAREN_QUAL_RE.fullmatch(t)
+    if said and not post:  # "1 µA (maximum)", "200 µA (typical)": the role in parentheses
+        post, t = said.group(2), said.group(1).strip()
     paren = re.fullmatch(r"(.+?)\s*\(([^()]{3,})\)", t)
     if paren and re.search(r"\d", paren.group(1)):  # "255 (10 s max)": the rest is a condition
         t = paren.group(1).strip()
@@ -281,6 +290,10 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
             return None  # "3.5V/6.5 V": two values (one per variant), not a range (that is "45/55 %")
         u = _unit_of(tail or mid_unit, unit_hint)
         lo, hi = _num(a, u), _num(b, u)
+        if mid_unit and tail and u is not None:  # "2 kHz to 80 MHz": each end in its own unit
+            mu = _unit_of(mid_unit, unit_hint)
+            if mu is not None and mu[0] == u[0]:
+                lo = _num(a, mu)
         if u is None or lo is None or hi is None:
             return None
         if lo > hi and not (a.strip().startswith("-") or b.strip().startswith("-")):
@@ -307,7 +320,7 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
         pv.max = v
     elif word in (">", ">=", "≥", "min", "minimum"):
         pv.min = v
-    elif word == "typ":
+    elif word in ("typ", "typical"):
         pv.typ = v
     elif role == "min":
         pv.min = v

@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-11"
+SPEC_STAGE_VERSION = "specs-12"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -347,18 +347,22 @@ def _with_twins(values: list[SpecValue]) -> list[SpecValue]:
 
 
 def chunk_specs(chunk: Chunk) -> list[SpecValue]:
-    """The spec values of one table chunk read from its rows alone, or of a dot-leader list
-    printed as text read from its text's lines (no page words, no document card: the part is
+    """The spec values of one table chunk read from its rows alone, or of a dot-leader list or
+    "name: value" lines printed as text read from its text's lines (no page words, no document card: the part is
     left empty) - what search checks a query's numeric constraints against. Values the gate
     doubts are left out, as from the stored specs."""
     if not chunk.rows and not chunk.regions and LINEAR_TABLES and linear_table(chunk.native_text):
         return _gate(read_linear_table(chunk, ""))[0]  # an imported table given as text only (no layout)
-    if chunk.block_type in ("text", "list") and LEADER_TEXT and _leader_lines(chunk.native_text):
+    if chunk.block_type in ("text", "list"):
         box = union_box(chunk.bboxes_pdf) if chunk.bboxes_pdf else BBox(0, 0, 0, 0)
         lines = [t.strip() for t in chunk.native_text.splitlines() if t.strip()]
         rows = [TableRow(page=chunk.page, bbox_pdf=BBox(*box), cells=[t], text=t, cell_boxes=[BBox(*box)]) for t in lines]
-        leader = _leader_list(rows, None, need_unit=True)
-        return _gate(_read_rows(chunk.doc_id, "", chunk, leader, None))[0] if leader else []
+        listed: list[TableRow] | None = None
+        if LEADER_TEXT and _leader_lines(chunk.native_text):
+            listed = _leader_list(rows, None, need_unit=True)
+        elif COLON_LINES and _colon_lines(chunk.native_text) and not _test_section(chunk):
+            listed = _colon_list(rows, None)  # "Operating voltage range: 2.7 V to 5.5 V" lines
+        return _gate(_read_rows(chunk.doc_id, "", chunk, listed, None))[0] if listed else []
     if chunk.block_type != "table" or not chunk.rows:
         return []
     return _gate(_with_twins(_table_specs(chunk.doc_id, "", chunk, None)))[0]
@@ -1443,7 +1447,121 @@ def _text_list_specs(
         rows = _leader_list(_line_rows(c, words), words, need_unit=True)
     else:
         rows = _gap_list(c, words)
+    if not rows and COLON_LINES and _colon_lines(c.native_text) and not _test_section(c):
+        rows = _colon_list(_line_rows(c, words), words)
+        # the cell boxes are the words' already; a value run on to a second line is one value
+        return _read_rows(doc_id, part, c, rows, None, parts) if rows else []
     return _read_rows(doc_id, part, c, rows, words, parts) if rows else []
+
+
+COLON_LINES = True  # specs-12; off for an ablation (benchmarks/spec_rerun.py --without colon-lines)
+_COLON_RE = re.compile(r"[:：]")
+# a section that states how a part was measured, not what it does ("AC Test Conditions: Output Load
+# 50 pF", "测试条件"), or one circuit's example values
+_TEST_RE = re.compile(r"test(?:ing)? (?:conditions?|circuit|setup|load)|measurement conditions?|测试条件|测试电路", re.IGNORECASE)
+_ITEM_RE = re.compile(r"^(?:[•·▪■◆●○◇□►▶*✓√!\-–—\ue000-\uf8ff](?:\s*(?=\D)|$)|\(?\d{1,2}[.)]\s)")  # a new list item
+_BULLET_RE = re.compile(r"^[^\w(（]+|^(?:\(?\d{1,2}[.)]|[a-z][.)])\s+")  # "•", "!", a symbol-font glyph, "1."
+_COND_SEP_RE = re.compile(r",\s|;\s?|\s@\s?|\s(?=(?:at|over|for|with)\s)")  # a value's condition follows
+_CONNECTOR_RE = re.compile(r"(?:\bto|[-–~～,/])\s*$", re.IGNORECASE)
+
+
+def _colon_lines(text: str) -> bool:
+    """Some line of `text` prints a colon with a number after it: the cheap test before a chunk's
+    lines are read as "name: value" lines."""
+    return any(re.search(r"[:：][^:：]*\d", t) for t in text.splitlines())
+
+
+def _test_section(c: Chunk) -> bool:
+    """A chunk in a test-conditions or application-example section (its values are one setup's)."""
+    head = " ".join((c.section_title, c.native_text[:120]))
+    return bool(_TEST_RE.search(head) or _EXAMPLE_RE.search(head))
+
+
+def _text_width(text: str) -> float:
+    """A text's width at font size 1: Helvetica's widths (PyMuPDF's base-14 metrics), a CJK or
+    full-width character one em."""
+    wide = sum(1 for ch in text if ord(ch) >= 0x2E80)
+    narrow = "".join(ch for ch in text if ord(ch) < 0x2E80)
+    return wide + pymupdf.get_text_length(narrow, fontname="helv", fontsize=1)
+
+
+def _cut_box(b: BBox, text: str, at: int) -> tuple[BBox, BBox]:
+    """A word's box cut before its character `at`, by the characters' widths."""
+    frac = _text_width(text[:at]) / max(_text_width(text), 1e-6)
+    x = b.x0 + (b.x1 - b.x0) * frac
+    return BBox(b.x0, b.y0, x, b.y1), BBox(x, b.y0, b.x1, b.y1)
+
+
+def _colon_list(rows: list[TableRow], words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """Printed "name: value" lines (a Features list's "Operating voltage range: 2.7 V to 5.5 V",
+    "Supply current: 200 µA (typical)", "宽工作电压范围：1.0～5.5V"; a crystal's "NOMINAL FREQUENCY:
+    26.000MHz") as Parameter | Value | Conditions rows: a line with one colon, a name before it
+    that the vocabulary knows (a bullet or list number dropped; a short name, not a sentence) and a
+    value after it that prints a unit of that name's quantity (`_pair_rows`' test), a condition
+    after ", ", "@" or " at " kept apart. A value that runs on to the next printed line ("-40" over
+    "℃～85℃", "2.7 V to" over "5.5 V") is joined with it when that line has no colon and no
+    bullet; a line printing a second value in the same unit is left. The cell boxes are the words'
+    (a word holding the colon is cut at it by its characters' widths)."""
+    out: list[TableRow] = []
+    texts = [" ".join(x for x in r.cells if x.strip()) for r in rows]
+    for i, (r, t) in enumerate(zip(rows, texts, strict=True)):
+        if len(_COLON_RE.findall(t)) != 1:
+            continue
+        name, value = (x.strip() for x in _COLON_RE.split(t, maxsplit=1))
+        lines = [r]
+        nxt = texts[i + 1].strip() if i + 1 < len(rows) else ""
+        head = _COND_SEP_RE.split(value, maxsplit=1)[0]
+        if (
+            nxt
+            and rows[i + 1].page == r.page
+            and not _COLON_RE.search(nxt)
+            and not _ITEM_RE.match(nxt)
+            and 0 <= rows[i + 1].bbox_pdf.y0 - r.bbox_pdf.y1 <= (r.bbox_pdf.y1 - r.bbox_pdf.y0)
+            and (
+                _CONNECTOR_RE.search(value)
+                or not (parse_value(_NOTE_TAIL_RE.sub("", head)) or ParsedValue()).unit
+                or re.match(r"[(（]", nxt)
+            )
+        ):
+            value, lines = f"{value} {nxt}", [r, rows[i + 1]]  # the value runs on
+        name = _BULLET_RE.sub("", _BULLET_RE.sub("", name)).strip()
+        if not re.search(r"[^\W\d_]{3}|[\u4e00-\u9fff]{2}", name) or len(name) > 48 or len(name.split()) > 6:
+            continue
+        if re.search(r"[=<>≤≥]", name) or not value or _CONNECTOR_RE.search(value):
+            continue
+        cond = ""
+        at = _COND_SEP_RE.search(value)
+        if at:
+            value, cond = value[: at.start()].strip(), value[at.end() :].strip()
+        pv = parse_value(_NOTE_TAIL_RE.sub("", value))
+        if pv is None or pv.empty or not pv.unit:
+            continue
+        if cond and _another_value(cond.split(",")[0].strip(), pv.unit):
+            continue  # "5 V, 3.3 V": two values, no condition
+        pid, known = match_parameter(name, "", unit=pv.unit)
+        if not known or parameter_unit(pid) != pv.unit:
+            continue
+        row_box = union_box(x.bbox_pdf for x in lines)
+        name_box, value_box = row_box, row_box
+        ws = [
+            w
+            for x in lines
+            for w in sorted(_words_in(words(x.page) if words is not None else [], x.bbox_pdf), key=lambda w: w.bbox_pdf.x0)
+        ]
+        k = next((j for j, w in enumerate(ws) if _COLON_RE.search(w.text)), None)
+        if k is not None:
+            w = ws[k]
+            j = _COLON_RE.search(w.text).end()  # type: ignore[union-attr]
+            left, right = _cut_box(w.bbox_pdf, w.text, j)
+            before = [x.bbox_pdf for x in ws[:k]] + ([left] if j > 1 else [])
+            after = ([right] if w.text[j:].strip() else []) + [x.bbox_pdf for x in ws[k + 1 :]]
+            if before:
+                name_box = union_box(before)
+            if after:
+                value_box = union_box(after)
+        out.append(TableRow(page=r.page, bbox_pdf=row_box, cells=[name, value, cond], text=" ".join(x.text for x in lines),
+                            cell_boxes=[name_box, value_box, row_box]))
+    return [_value_header(out[0].page, out[0].bbox_pdf), *out] if out else None
 
 
 def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:

@@ -5,7 +5,7 @@
 The constraints are read from the query by the parser the parametric search uses
 (:func:`layoutrag.specs.parse_query`, strict: a named parameter with an operator or a value
 with its own unit - the numbers of part codes and test conditions are not constraints); a chunk's values are read from its table rows
-(or a dot-leader ratings list's text lines) by the spec stage's reader (:func:`layoutrag.chunking.specs.chunk_specs`, without the page words the stored
+(or a dot-leader ratings list's or "name: value" text lines) by the spec stage's reader (:func:`layoutrag.chunking.specs.chunk_specs`, without the page words the stored
 ``specs.json`` was made with), once per chunk and index. A candidate among the leading
 ``depth`` whose values meet k of the n constraints gains ``weight * k / n`` of the leading
 candidates' score spread (top score minus the score at ``depth``): it moves ahead of chunks that

@@ -1,0 +1,127 @@
+"""specs-12, colon-lines: printed "name: value" lines in a text or list chunk (a Features list's
+"Operating Voltage Range: 2.7V to 5.5V", a Chinese "宽工作电压范围：1.0～5.5V") read as spec values
+when the name is a vocabulary name and the value prints a unit of its quantity - on small PDFs made
+here with PyMuPDF (its text layer gives the words)."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+import layoutrag.chunking.specs as stage
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Box, Chunk, DocumentCard, Region, SpecValue, Word
+
+CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
+REGION = Box(40, 80, 560, 260)
+
+
+def _read(lines: list[str], *, title: str = "Features", font: str = "helv") -> list[SpecValue]:
+    """The spec values of one list chunk printing `lines` (one a printed line, 14 pt apart)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    for i, text in enumerate(lines):
+        page.insert_text((50, 100 + 14 * i), text, fontsize=9, fontname=font)
+    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
+    doc.close()
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="list", section_title=title,
+                  native_text="\n".join(lines), regions=[Region(page=1, bbox_pdf=REGION, label="list")])
+    return extract_specs(CARD, [chunk], lambda p: words if p == 1 else [])
+
+
+FEATURES = [
+    "• Operating Voltage Range: 2.7V to 5.5V",
+    "• Operating Current: 200 µA (typical)",
+    "• Package: SOIC-8",
+    "• Memory: 256 kB",
+    "• Supply current: 1.2 mA at 3.3 V",
+]
+
+
+def test_feature_lines_with_a_vocabulary_name_are_read() -> None:
+    got = {v.parameter_printed: v for v in _read(FEATURES)}
+    assert set(got) == {"Operating Voltage Range", "Operating Current", "Supply current"}
+    vr = got["Operating Voltage Range"]
+    assert (vr.parameter, vr.min, vr.max, vr.unit, vr.part) == ("supply_voltage", 2.7, 5.5, "V", "XY100")
+    cur = got["Operating Current"]
+    assert (cur.parameter, cur.typ, cur.min, cur.max) == ("supply_current", pytest.approx(200e-6), None, None)
+    assert got["Supply current"].conditions == "at 3.3 V"  # the condition kept apart from the value
+    assert got["Supply current"].typ == pytest.approx(1.2e-3)
+
+
+def test_the_value_cell_is_right_of_the_colon() -> None:
+    vr = next(v for v in _read(FEATURES) if v.parameter == "supply_voltage")
+    line = vr.row_bbox_pdf
+    (cell,) = [c for c in vr.cells if c.role in ("min", "max", "value", "typ")][:1]
+    # the value's box starts after the name's words and stays on the printed line
+    assert line.x0 + 100 < cell.bbox_pdf.x0 < cell.bbox_pdf.x1 <= line.x1 + 0.5
+    assert line.y0 - 0.5 <= cell.bbox_pdf.y0 and cell.bbox_pdf.y1 <= line.y1 + 0.5
+    assert "2.7V" in cell.text
+
+
+def test_a_chinese_line_with_a_full_width_colon() -> None:
+    (v,) = _read(["宽工作电压范围：1.0～5.5V"], title="特点", font="china-s")
+    assert (v.parameter, v.min, v.max, v.unit) == ("supply_voltage", 1.0, 5.5, "V")
+
+
+def test_lines_that_are_no_spec_value_are_left() -> None:
+    assert _read(["• Supply voltage: 2.7V to", "• 5.5V supply"]) == []  # a run-on value, the next line a new item
+    assert _read(["• Supply voltage: 5 V, 3.3 V"]) == []  # two values, no condition
+    assert _read(["The part is specified over the supply voltage range of the device: 5 V"]) == []  # a sentence
+    assert _read(["• VDD = 3 V: 2 mA"]) == []  # a condition, not a name
+
+
+def test_a_value_that_runs_on_to_the_next_line() -> None:
+    got = _read(["• Supply voltage range: 2.7V to", "  5.5V", "• Operating temperature range: -40", "°C to +85°C"])
+    assert [(v.parameter, v.min, v.max) for v in got] == [("supply_voltage", 2.7, 5.5), ("operating_temperature", -40.0, 85.0)]
+    assert got[0].row_bbox_pdf.y1 - got[0].row_bbox_pdf.y0 > 14  # the row box holds both printed lines
+
+
+def test_a_test_conditions_section_gives_no_values() -> None:
+    assert _read(["Output Load: 50 pF", "Input rise time: 5 ns"], title="AC Test Conditions") == []
+
+
+def test_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "COLON_LINES", False)
+    assert _read(FEATURES) == []
+
+
+def test_search_reads_colon_lines_without_page_words() -> None:
+    from layoutrag.chunking.specs import chunk_specs
+
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="list", section_title="Features",
+                  native_text="\n".join(FEATURES), bboxes_pdf=[REGION])
+    got = {v.parameter_printed: v for v in chunk_specs(chunk)}
+    assert set(got) == {"Operating Voltage Range", "Operating Current", "Supply current"}
+    assert (got["Operating Voltage Range"].min, got["Operating Voltage Range"].max) == (2.7, 5.5)
+
+
+# specs-12 value parsing, on printed strings: the degree sign's look-alikes, a role in parentheses,
+# a range whose ends print different prefixes
+def test_degree_look_alikes_are_degrees() -> None:
+    from layoutrag.specs import fold, parse_value
+
+    assert fold("−65˚C to +150˚C") == "-65°C to +150°C"  # U+02DA ring above, as older datasheets print it
+    assert fold("150 ºC") == "150 °C"  # the ordinal indicator
+    pv = parse_value("- 30 to + 100 ˚C")
+    assert pv is not None and (pv.min, pv.max, pv.unit, pv.unit_printed) == (-30.0, 100.0, "°C", "°C")
+
+
+def test_a_role_in_parentheses() -> None:
+    from layoutrag.specs import parse_value
+
+    got = {s: parse_value(s) for s in ("1 µA (maximum)", "1 µA (max.)", "2 µA (minimum)", "200 µA (typical)", "3 V (typ)")}
+    assert [(p.min, p.typ, p.max) for p in got.values() if p] == [
+        (None, None, 1e-06), (None, None, 1e-06), (2e-06, None, None), (None, 0.0002, None), (None, 3.0, None)
+    ]
+    cond = parse_value("255 (10 s max)")  # a condition in parentheses stays a condition
+    assert cond is not None and (cond.typ, cond.max) == (255.0, None)
+
+
+def test_a_range_with_a_prefix_at_each_end() -> None:
+    from layoutrag.specs import parse_value
+
+    for text, lo, hi in (("2 kHz to 80 MHz", 2e3, 8e7), ("100 mV to 1.2 V", 0.1, 1.2), ("10 Hz ~ 1 kHz", 10.0, 1e3)):
+        pv = parse_value(text)
+        assert pv is not None and (pv.min, pv.max) == (lo, hi), text
+    assert parse_value("-0.3V to 6V") is not None and parse_value("-0.3V to 6V").min == -0.3  # one unit: as before
