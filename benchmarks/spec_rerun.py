@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -34,7 +34,9 @@ every part's column read as the document's), one ratings row for two temperature
 in a grid column under no header read by its position, a unit or condition cell merged over its header's
 column moved under that header, a table whose rows are named by register bit values left unread; or without specs-11: a supply
 voltage or current in a function block's section ("12-bit ADC Characteristics") kept as the block's, a pin's input voltage ("Voltage on I/O pins | VIN") not read as the supply, a table of name | value rows under no value header read where the name is a vocabulary name, a value's default part a name the document prints; or without specs-12: printed "name: value" lines in text
-and list chunks (a Features list's "Operating voltage range: 2.7 V to 5.5 V") read where the name is a vocabulary name.
+and list chunks (a Features list's "Operating voltage range: 2.7 V to 5.5 V") read where the name is a vocabulary name; or without specs-13: a Features line that is a value, then its
+name ("80 kHz bandwidth"); a document without a part name on its card named by a printed piece of its
+file name ("TEN 8" of Traco_TEN8.pdf).
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ _FLAGS = {
     "pin-inputs": (specs_mod, "PIN_INPUTS"),
     "pair-rows": (stage, "PAIR_ROWS"),
     "colon-lines": (stage, "COLON_LINES"),
+    "value-first": (stage, "VALUE_FIRST"),
+    "file-name-part": (stage, "FILE_NAME_PART"),
     "printed-part": (stage, "PRINTED_PART"),
     "supply-in-mode": (specs_mod, "SUPPLY_IN_MODE"),
     "bilingual": (stage, "_BILINGUAL"),

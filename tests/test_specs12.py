@@ -125,3 +125,65 @@ def test_a_range_with_a_prefix_at_each_end() -> None:
         pv = parse_value(text)
         assert pv is not None and (pv.min, pv.max) == (lo, hi), text
     assert parse_value("-0.3V to 6V") is not None and parse_value("-0.3V to 6V").min == -0.3  # one unit: as before
+
+
+# specs-13, value-first: a Features line that is a value, then its name
+def test_value_first_feature_lines() -> None:
+    got = {v.parameter: v for v in _read(["• 80 kHz bandwidth", "• 6A Continuous Output Current",
+                                           "• -40 to +125°C Temperature Range", "• 2 ns propagation delay for"])}
+    assert set(got) == {"bandwidth", "output_current", "operating_temperature"}  # "... for": a sentence's piece
+    assert got["bandwidth"].typ == 80e3 and got["output_current"].typ == 6.0
+    assert (got["operating_temperature"].min, got["operating_temperature"].max) == (-40.0, 125.0)  # the minus kept
+    bw = got["bandwidth"]
+    assert bw.cells[0].bbox_pdf.x1 < bw.row_bbox_pdf.x0 + 50  # the value's box is its own words, left of the name
+
+
+def test_value_first_after_an_open_line_is_left() -> None:
+    assert _read(["Higher standby current is seen at", ">3.3V VDD."]) == []
+
+
+def test_value_first_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "VALUE_FIRST", False)
+    assert _read(["• 80 kHz bandwidth"]) == []
+
+
+def test_search_reads_value_first_lines_without_page_words() -> None:
+    from layoutrag.chunking.specs import chunk_specs
+
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="list", section_title="Features",
+                  native_text="• 80 kHz bandwidth\n• Supply current: 1.2 mA", bboxes_pdf=[REGION])
+    assert {v.parameter for v in chunk_specs(chunk)} == {"bandwidth", "supply_current"}
+
+
+def test_summary_lines_answer_only_where_no_table_prints_the_parameter() -> None:
+    from layoutrag.parametric import _evaluate, parse_constraint
+    from layoutrag.records import BBox
+
+    def value(table: str, lo: float, hi: float) -> SpecValue:
+        return SpecValue(doc_id="d", part="XY100", parameter="operating_temperature", parameter_printed="Temperature range",
+                         min=lo, max=hi, unit="°C", page=1, row_bbox_pdf=BBox(0, 0, 1, 1), table=table)  # type: ignore[arg-type]
+
+    wide = parse_constraint("operating temperature = -40 to 125")
+    features, rated = value("summary", -40, 125), value("ratings", -40, 85)
+    assert _evaluate([features, rated], [wide])[0].status == "fails"  # the ratings table is the specification
+    assert _evaluate([features], [wide])[0].status == "meets"  # a summary line alone still answers
+    got = _read(FEATURES)
+    assert {v.table for v in got} == {"summary"}
+    ratings = _read(["Input Supply Voltage (VCC): -0.3V to 8V"], title="ABSOLUTE MAXIMUM RATINGS")
+    assert [v.table for v in ratings] == ["ratings"]  # a ratings block's lines are ratings
+
+
+def test_a_card_without_a_part_name_takes_a_printed_piece_of_the_file_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from layoutrag.chunking.specs import printed_part
+
+    def part(file_name: str, text: str) -> str:
+        card = DocumentCard(doc_id="d", file_name=file_name)
+        chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, native_text=text)
+        return printed_part(card, [chunk])
+
+    assert part("Traco_TEN8.pdf", "DC/DC Converters TEN 8 Series, 8 Watt") == "TEN 8"
+    assert part("Intel_8253_scan.pdf", "8253/8253-5 PROGRAMMABLE INTERVAL TIMER") == "8253"
+    assert part("Fairchild_uA78H05_5V_5A_scan.pdf", "µA78H05 5-Volt 5-Amp Regulator, 5V output") == "µA78H05"
+    assert part("C19674258.pdf", "TCXO 26 MHz, 3.3 V") == "C19674258"  # nothing printed: the file name, as before
+    monkeypatch.setattr(stage, "FILE_NAME_PART", False)
+    assert part("Traco_TEN8.pdf", "TEN 8 Series") == "Traco_TEN8"

@@ -8,7 +8,8 @@ an ordering code inherits its series' values and overrides them where it prints 
 result is a series, or an ordering code when its own values meet more constraints than its series.
 Each constraint is "meets", "fails" or "unknown" for a result (no value of that parameter:
 unknown, never fails); results are ranked by constraints met, then fewest failed. Absolute maximum
-ratings answer a constraint only where the document prints no characteristic for the parameter.
+ratings answer a constraint only where the document prints no characteristic for the parameter, and
+summary lines (a Features list's) only where no table of it prints the parameter.
 """
 
 from __future__ import annotations
@@ -101,9 +102,16 @@ def _groups(values: list[SpecValue], series: str) -> dict[str, list[SpecValue]]:
 
 
 def _usable(values: list[SpecValue], parameter: str) -> list[SpecValue]:
+    """A document's values of `parameter` that answer a constraint: its characteristics (and
+    ordering codes'), else its absolute maximum ratings, else its summary lines (a Features list
+    abstracts the tables - a headline typical, a wider range - and a table printing the parameter
+    is the specification)."""
     mine = [v for v in values if v.parameter == parameter]
-    chars = [v for v in mine if v.table != "ratings"]
-    return chars or mine
+    for kinds in (("characteristics", "ordering"), ("ratings",), ("summary",)):
+        chosen = [v for v in mine if v.table in kinds]
+        if chosen:
+            return chosen
+    return mine
 
 
 def _evaluate(values: list[SpecValue], constraints: list[SpecConstraint]) -> list[SpecMatch]:

@@ -354,7 +354,9 @@ class SpecValue(Record):
     row_bbox_pdf: BBox
     cells: list[SpecCell] = Field(default_factory=list)
     chunk_id: str = ""
-    table: Literal["characteristics", "ratings", "ordering"] = "characteristics"  # absolute maximum ratings apart
+    # absolute maximum ratings apart; "summary": a line of the document's own summary outside any table
+    # (a Features list's "Supply current: 200 µA (typical)", "80 kHz bandwidth")
+    table: Literal["characteristics", "ratings", "ordering", "summary"] = "characteristics"
     # why the spec stage doubts this reading ("unit", "order", "numbers", "code", "name"):
     # a doubted value is stored under DocSpecs.withheld, never among the values queries read
     doubt: str = ""

@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-12"
+SPEC_STAGE_VERSION = "specs-13"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -220,7 +220,34 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
         # no series printed: the first part number of the first series, else the series as before
         first = card.series[0].upper()
         return next((p for p in card.part_numbers if p.upper().startswith(first)), card.series[0])
+    if not card.part_numbers and FILE_NAME_PART:
+        return _printed_file_token(card.file_name, text) or default_part(card)
     return default_part(card)
+
+
+FILE_NAME_PART = True  # specs-13; off for an ablation (benchmarks/spec_rerun.py --without file-name-part)
+
+
+def _printed_file_token(file_name: str, text: str) -> str:
+    """A document whose card found no part name (a scan, a catalogue page): the first piece of its
+    file name that looks like a part name (four or more characters with a digit, not a quantity)
+    and that the document prints, as printed - "TEN 8" of Traco_TEN8.pdf, "8253" of
+    Intel_8253_scan.pdf, "µA78H05" of Fairchild_uA78H05_...pdf (u for µ, a space between letters
+    and digits allowed). "" when none is printed (the file name then stays the part)."""
+    folded = fold(text)
+    for piece in re.split(r"[_\s]+", Path(file_name).stem):
+        for t in (piece, *piece.split("-")):
+            t = fold(t).replace("µ", "u")
+            if len(t) < 4 or not re.search(r"\d", t) or ((parse_value(t) or ParsedValue()).unit):
+                continue
+            pat = "".join(
+                ("[uµ]" if ch in "uU" else re.escape(ch)) + (r"\s?" if k + 1 < len(t) and t[k].isdigit() != t[k + 1].isdigit() else "")
+                for k, ch in enumerate(t)
+            )
+            m = re.search(rf"(?<![A-Za-z0-9]){pat}(?![A-Za-z0-9])", folded, re.IGNORECASE)
+            if m:
+                return m.group(0)
+    return ""
 
 
 _PER_YEAR_RE = re.compile(r"/\s*y(?:ea)?r\.?$", re.IGNORECASE)
@@ -360,8 +387,12 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
         listed: list[TableRow] | None = None
         if LEADER_TEXT and _leader_lines(chunk.native_text):
             listed = _leader_list(rows, None, need_unit=True)
-        elif COLON_LINES and _colon_lines(chunk.native_text) and not _test_section(chunk):
-            listed = _colon_list(rows, None)  # "Operating voltage range: 2.7 V to 5.5 V" lines
+        elif not _test_section(chunk):
+            # "Operating voltage range: 2.7 V to 5.5 V" lines, "80 kHz bandwidth" lines
+            listed = (_colon_list(rows, None) if COLON_LINES and _colon_lines(chunk.native_text) else None) or []
+            more = _value_first_list(rows, None) if VALUE_FIRST else None
+            if more:
+                listed = [*(listed or more[:1]), *more[1:]]
         return _gate(_read_rows(chunk.doc_id, "", chunk, listed, None))[0] if listed else []
     if chunk.block_type != "table" or not chunk.rows:
         return []
@@ -1447,10 +1478,17 @@ def _text_list_specs(
         rows = _leader_list(_line_rows(c, words), words, need_unit=True)
     else:
         rows = _gap_list(c, words)
-    if not rows and COLON_LINES and _colon_lines(c.native_text) and not _test_section(c):
-        rows = _colon_list(_line_rows(c, words), words)
+    if not rows and not _test_section(c):
+        lines = _line_rows(c, words) if COLON_LINES or VALUE_FIRST else []
+        listed = (_colon_list(lines, words) if COLON_LINES and _colon_lines(c.native_text) else None) or []
+        more = _value_first_list(lines, words) if VALUE_FIRST else None
+        if more:
+            listed = [*(listed or [_value_header(c.page, more[0].bbox_pdf)]), *more[1:]]
         # the cell boxes are the words' already; a value run on to a second line is one value
-        return _read_rows(doc_id, part, c, rows, None, parts) if rows else []
+        values = _read_rows(doc_id, part, c, listed, None, parts) if listed else []
+        for v in values:
+            v.table = "summary"  # a ratings block's lines become "ratings" in extract_specs
+        return values
     return _read_rows(doc_id, part, c, rows, words, parts) if rows else []
 
 
@@ -1463,6 +1501,51 @@ _ITEM_RE = re.compile(r"^(?:[•·▪■◆●○◇□►▶*✓√!\-–—\ue
 _BULLET_RE = re.compile(r"^[^\w(（]+|^(?:\(?\d{1,2}[.)]|[a-z][.)])\s+")  # "•", "!", a symbol-font glyph, "1."
 _COND_SEP_RE = re.compile(r",\s|;\s?|\s@\s?|\s(?=(?:at|over|for|with)\s)")  # a value's condition follows
 _CONNECTOR_RE = re.compile(r"(?:\bto|[-–~～,/])\s*$", re.IGNORECASE)
+
+
+VALUE_FIRST = True  # specs-13; off for an ablation (benchmarks/spec_rerun.py --without value-first)
+_FIRST_VALUE_RE = re.compile(
+    r"^((?:[<>≤≥]\s?)?[-+±−–]?\s?\d[\d.,]*\s?[^\s\d]*(?:\s?(?:to|~|～|-|–)\s?[-+±−–]?\s?\d[\d.,]*\s?[^\s\d]*)?)"
+    r"\s+([^\W\d][^\d:：=()]{3,48})$",
+    re.IGNORECASE,
+)
+_ITEM_MARK_RE = re.compile(r"^(?:[•·▪■◆●○◇□►▶*✓√!\ue000-\uf8ff]+|[-–—](?=\s))\s*")  # a bullet, not a minus
+_OPEN_END_RE = re.compile(r"\b(?:for|of|with|in|at|and|or|to|from|over|on|by|the|a|an|than|as|is|are)$", re.IGNORECASE)
+
+
+def _value_first_list(rows: list[TableRow], words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """Printed lines that are a value, then the name of what it is ("80 kHz bandwidth", "6A
+    Continuous Output Current", "175°C Operating Junction Temperature" - a Features list's short
+    form) as Parameter | Value | Conditions rows: the whole line (a bullet dropped, a minus kept) is
+    a value printing a unit and a short name (up to 5 words, no digits, not ending in "for", "of",
+    ... - a sentence's piece; the line above not ending so either) that the vocabulary knows for that
+    unit's quantity. The value's cell
+    box is its words', the name's the rest."""
+    out: list[TableRow] = []
+    before = ""
+    for r in rows:
+        t = " ".join(x for x in r.cells if x.strip()).strip()
+        m = _FIRST_VALUE_RE.match(_ITEM_MARK_RE.sub("", t))
+        prev, before = before, t
+        if not m or _OPEN_END_RE.search(prev) or prev.endswith((",", "-")):
+            continue  # the rest of a sentence ("... seen at" over ">3.3V VDD.")
+        value, name = m.group(1).strip(), m.group(2).strip(" .,;")
+        if len(name.split()) > 5 or _OPEN_END_RE.search(name) or not re.search(r"[^\W\d_]{3}", name):
+            continue
+        pv = parse_value(value)
+        if pv is None or pv.empty or not pv.unit:
+            continue
+        pid, known = match_parameter(name, "", unit=pv.unit)
+        if not known or parameter_unit(pid) != pv.unit:
+            continue
+        ws = sorted(_words_in(words(r.page) if words is not None else [], r.bbox_pdf), key=lambda w: w.bbox_pdf.x0)
+        ws = [w for w in ws if not _ITEM_MARK_RE.fullmatch(w.text + " ")]
+        n = len(value.split())
+        value_box = union_box(w.bbox_pdf for w in ws[:n]) if len(ws) > n else r.bbox_pdf
+        name_box = union_box(w.bbox_pdf for w in ws[n:]) if len(ws) > n else r.bbox_pdf
+        out.append(TableRow(page=r.page, bbox_pdf=r.bbox_pdf, cells=[name, value, ""], text=t,
+                            cell_boxes=[name_box, value_box, r.bbox_pdf]))
+    return [_value_header(out[0].page, out[0].bbox_pdf), *out] if out else None
 
 
 def _colon_lines(text: str) -> bool:
