@@ -139,7 +139,12 @@ def test_default_part_is_a_printed_name(monkeypatch):
     diode = DocumentCard(doc_id="d", file_name="rb.pdf", series=["RB168M"], part_numbers=["RB168MM-40TF"])
     assert stage.printed_part(diode, [table_chunk(ROWS, text="RB168MM-40TF Schottky diode")]) == "RB168MM-40TF"
     triac = DocumentCard(doc_id="d", file_name="bta.pdf", series=["BTA16"], part_numbers=["BTA16-600B"])
+    # printed only inside one ordering code: that code (specs-14 whole-code); printed alone too: the series
+    assert stage.printed_part(triac, [table_chunk(ROWS, text="BTA16-600B triac")]) == "BTA16-600B"
+    assert stage.printed_part(triac, [table_chunk(ROWS, text="BTA16 series: BTA16-600B, BTA16-800B")]) == "BTA16"
+    monkeypatch.setattr(stage, "WHOLE_CODE", False)
     assert stage.printed_part(triac, [table_chunk(ROWS, text="BTA16-600B triac")]) == "BTA16"  # before a hyphen
+    monkeypatch.setattr(stage, "WHOLE_CODE", True)
     values = extract_specs(card, printed_opa)
     assert values and {v.part for v in values} == {"OPA130"}
     monkeypatch.setattr(stage, "PRINTED_PART", False)

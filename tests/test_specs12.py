@@ -187,3 +187,13 @@ def test_a_card_without_a_part_name_takes_a_printed_piece_of_the_file_name(monke
     assert part("C19674258.pdf", "TCXO 26 MHz, 3.3 V") == "C19674258"  # nothing printed: the file name, as before
     monkeypatch.setattr(stage, "FILE_NAME_PART", False)
     assert part("Traco_TEN8.pdf", "TEN 8 Series") == "Traco_TEN8"
+
+
+# specs-14, whole-code: a series printed only inside ordering codes
+def test_a_series_printed_only_inside_codes() -> None:
+    from layoutrag.chunking.specs import _whole_code
+
+    assert _whole_code("NDB7775", "NDB7775-07 laser diode, NDB7775-07 ratings") == "NDB7775-07"
+    assert _whole_code("DS1642", "DS1642-120 and DS1642-150 speed grades") == "DS1642"  # two codes: the family
+    assert _whole_code("RV-3032", "RV-3032-C7 real-time clock module") == "RV-3032-C7"
+    assert _whole_code("LM358", "LM358 and LM358-N") == "LM358"  # printed alone

@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-13"
+SPEC_STAGE_VERSION = "specs-14"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -203,7 +203,7 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     """`default_part`, as a name the document prints: the card's series are part-number stems for
     search ("OPA130P" of OPA130PA, a prefix that also reaches OPA130PA-typed queries), and a stem the
     document never prints alone is no name to give a value. The first series printed in the chunks'
-    text (a printed code's part before a hyphen counts: BTA16 of BTA16-600B); else one cut back to
+    text (printed only inside one code, that code: BTA16-600B, not BTA16); else one cut back to
     its digits when that is printed ("OPA130"); else the first part number of the first series
     (RB168MM-40TF of "RB168M"); else as `default_part`."""
     text = " ".join(c.native_text for c in chunks if c.native_text)
@@ -213,7 +213,7 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
         tokens.update("-".join(pieces[: k + 1]) for k in range(len(pieces)))  # BTA16 of BTA16-600B
     for s in card.series:
         if s.upper() in tokens:
-            return s
+            return _whole_code(s, text) if WHOLE_CODE else s
         if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
             return s[:-1]
     if card.series:
@@ -223,6 +223,19 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     if not card.part_numbers and FILE_NAME_PART:
         return _printed_file_token(card.file_name, text) or default_part(card)
     return default_part(card)
+
+
+WHOLE_CODE = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without whole-code)
+
+
+def _whole_code(stem: str, text: str) -> str:
+    """A series printed only inside one ordering code ("BTA16" only as "BTA16-600B", "NDB7775" only
+    as "NDB7775-07"): that code, the name the document gives the part; else the series."""
+    up = text.upper()
+    if re.search(rf"(?<![A-Z0-9-]){re.escape(stem.upper())}(?![A-Z0-9-])", up):
+        return stem
+    codes = {m.group(0) for m in re.finditer(rf"(?<![A-Z0-9-]){re.escape(stem.upper())}-[A-Z0-9]+(?![A-Z0-9])", up)}
+    return codes.pop() if len(codes) == 1 else stem
 
 
 FILE_NAME_PART = True  # specs-13; off for an ablation (benchmarks/spec_rerun.py --without file-name-part)
