@@ -197,3 +197,18 @@ def test_a_series_printed_only_inside_codes() -> None:
     assert _whole_code("DS1642", "DS1642-120 and DS1642-150 speed grades") == "DS1642"  # two codes: the family
     assert _whole_code("RV-3032", "RV-3032-C7 real-time clock module") == "RV-3032-C7"
     assert _whole_code("LM358", "LM358 and LM358-N") == "LM358"  # printed alone
+
+
+# specs-14, few-prints: a stem cut back to a family prefix printed less often than the part's own number
+def test_a_family_prefix_printed_once_gives_way_to_the_part_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    from layoutrag.chunking.specs import printed_part
+
+    card = DocumentCard(doc_id="d", file_name="ch.pdf", series=["CH32X"], part_numbers=["CH32X035", "CH32X033"])
+    text = "CH32X035 data sheet. CH32X035 features ... CH32X035 electrical characteristics. Naming: CH32 = WCH 32-bit"
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, native_text=text)
+    assert printed_part(card, [chunk]) == "CH32X035"
+    opa = DocumentCard(doc_id="d", file_name="opa.pdf", series=["OPA130P"], part_numbers=["OPA130PA"])
+    often = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, native_text="OPA130 OPA2130 OPA130 amplifiers; OPA130PA ordering")
+    assert printed_part(opa, [often]) == "OPA130"  # the family name printed throughout stays
+    monkeypatch.setattr(stage, "FEW_PRINTS", False)
+    assert printed_part(card, [chunk]) == "CH32"

@@ -215,6 +215,12 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
         if s.upper() in tokens:
             return _whole_code(s, text) if WHOLE_CODE else s
         if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
+            if FEW_PRINTS:
+                # the stem cut back is a family prefix printed once or twice (CH32 of CH32X in a naming
+                # rule) where the part's own number is printed throughout (CH32X035): that number
+                own = next((p for p in card.part_numbers if p.upper().startswith(s.upper())), "")
+                if own and _prints(own, text) > _prints(s[:-1], text):
+                    return own
             return s[:-1]
     if card.series:
         # no series printed: the first part number of the first series, else the series as before
@@ -223,6 +229,14 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     if not card.part_numbers and FILE_NAME_PART:
         return _printed_file_token(card.file_name, text) or default_part(card)
     return default_part(card)
+
+
+FEW_PRINTS = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without few-prints)
+
+
+def _prints(name: str, text: str) -> int:
+    """How often `text` prints `name` as a whole word (a code of it before a hyphen counting)."""
+    return len(re.findall(rf"(?<![A-Z0-9]){re.escape(name.upper())}(?![A-Z0-9])", text.upper()))
 
 
 WHOLE_CODE = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without whole-code)
