@@ -212,3 +212,23 @@ def test_a_family_prefix_printed_once_gives_way_to_the_part_number(monkeypatch: 
     assert printed_part(opa, [often]) == "OPA130"  # the family name printed throughout stays
     monkeypatch.setattr(stage, "FEW_PRINTS", False)
     assert printed_part(card, [chunk]) == "CH32"
+
+
+# specs-14, row-parts: a row of a parameter-columns table named by one of the document's parts
+def test_an_ordering_row_is_its_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chunk_factory import table_chunk
+
+    from layoutrag.records import TableRow
+
+    card = DocumentCard(doc_id="d", file_name="rtc.pdf", series=["XY1302"], part_numbers=["XY1302", "XY1302Z", "XY1302N"])
+
+    def row(cells: list[str], y: float, header: bool = False) -> TableRow:
+        return TableRow(page=1, bbox_pdf=Box(50, y, 400, y + 12), cells=cells, text=" ".join(cells), is_header=header,
+                        cell_boxes=[Box(50, y, 150, y + 12), Box(150, y, 300, y + 12), Box(300, y, 400, y + 12)])
+
+    rows = [row(["PART", "TEMP RANGE", "PIN-PACKAGE"], 100, header=True),
+            row(["XY1302Z+", "0°C to +70°C", "8 SO"], 112), row(["XY1302N", "-40°C to +85°C", "8 PDIP"], 124)]
+    got = {v.part: (v.min, v.max) for v in extract_specs(card, [table_chunk(rows, title="Ordering Information")])}
+    assert got == {"XY1302Z": (0.0, 70.0), "XY1302N": (-40.0, 85.0)}
+    monkeypatch.setattr(stage, "ROW_PARTS", False)
+    assert {v.part for v in extract_specs(card, [table_chunk(rows, title="Ordering Information")])} == {"XY1302"}

@@ -239,6 +239,7 @@ def _prints(name: str, text: str) -> int:
     return len(re.findall(rf"(?<![A-Z0-9]){re.escape(name.upper())}(?![A-Z0-9])", text.upper()))
 
 
+ROW_PARTS = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without row-parts)
 WHOLE_CODE = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without whole-code)
 
 
@@ -941,7 +942,9 @@ def _read_rows(
                     line_part = _part_named(named, parts) or part
                 prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
         elif cols.kind == "named":
-            out.extend(_named_row(doc_id, part, c, row, cols, words))
+            # a row named by one of the document's parts (an ordering table's "DS1302Z | 0°C to +70°C") is that part's
+            named_part = _part_named(_cell(row, 0), parts) if ROW_PARTS and parts else None
+            out.extend(_named_row(doc_id, named_part or part, c, row, cols, words))
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     return out
