@@ -217,7 +217,6 @@ def test_a_family_prefix_printed_once_gives_way_to_the_part_number(monkeypatch: 
 # specs-14, row-parts: a row of a parameter-columns table named by one of the document's parts
 def test_an_ordering_row_is_its_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     from chunk_factory import table_chunk
-
     from layoutrag.records import TableRow
 
     card = DocumentCard(doc_id="d", file_name="rtc.pdf", series=["XY1302"], part_numbers=["XY1302", "XY1302Z", "XY1302N"])
