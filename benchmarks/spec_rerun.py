@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -77,6 +77,7 @@ _FLAGS = {
     "whole-code": (stage, "WHOLE_CODE"),
     "few-prints": (stage, "FEW_PRINTS"),
     "row-parts": (stage, "ROW_PARTS"),
+    "quantity-names": (stage, "QUANTITY_NAMES"),
     "printed-part": (stage, "PRINTED_PART"),
     "supply-in-mode": (specs_mod, "SUPPLY_IN_MODE"),
     "bilingual": (stage, "_BILINGUAL"),

@@ -231,3 +231,27 @@ def test_an_ordering_row_is_its_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got == {"XY1302Z": (0.0, 70.0), "XY1302N": (-40.0, 85.0)}
     monkeypatch.setattr(stage, "ROW_PARTS", False)
     assert {v.part for v in extract_specs(card, [table_chunk(rows, title="Ordering Information")])} == {"XY1302"}
+
+
+# specs-15, quantity-names: "1 Hz offset" rows under a "Phase Noise" heading merged over the table
+def test_offset_rows_under_a_merged_heading_are_its_cases(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chunk_factory import table_chunk
+    from layoutrag.records import TableRow
+
+    xs = [(50, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 440)]
+
+    def row(cells: list[str], y: float, header: bool = False, merged: bool = False) -> TableRow:
+        boxes = [Box(50, y, 440, y + 12)] * 6 if merged else [Box(a, y, b, y + 12) for a, b in xs]
+        return TableRow(page=1, bbox_pdf=Box(50, y, 440, y + 12), cells=cells, text=" ".join(cells),
+                        is_header=header, cell_boxes=boxes)
+
+    rows = [row(["Parameter", "Symbol", "Min.", "Typ.", "Max.", "Unit"], 100, header=True),
+            row(["RMS Period Jitter", "T_jitt", "", "0.8", "1.1", "ps"], 112),
+            row(["Phase Noise", "", "", "", "", ""], 124, merged=True),
+            row(["1 Hz offset", "", "", "-80", "-74", "dBc/Hz"], 136),
+            row(["10 Hz offset", "", "", "-108", "-102", "dBc/Hz"], 148)]
+    card = DocumentCard(doc_id="d", file_name="osc.pdf", series=["XY5358"])
+    got = [(v.parameter, v.conditions, v.typ) for v in extract_specs(card, [table_chunk(rows)]) if v.unit != "s"]
+    assert got == [("phase_noise", "1 Hz offset", -80.0), ("phase_noise", "10 Hz offset", -108.0)]
+    monkeypatch.setattr(stage, "QUANTITY_NAMES", False)
+    assert {v.parameter_printed for v in extract_specs(card, [table_chunk(rows)]) if v.unit != "s"} == {"1 Hz offset", "10 Hz offset"}

@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-14"
+SPEC_STAGE_VERSION = "specs-15"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -932,6 +932,11 @@ def _read_rows(
         if cols is None or not cols.kind:
             before = row
             continue
+        if cols.kind == "long" and QUANTITY_NAMES and _title_row(row):
+            heading = " ".join(x for x in row.cells if x.strip()).strip()
+            if re.fullmatch(r"[^\d=:]{3,40}", heading) and re.search(r"[^\W\d_]{3}", heading):
+                prev = (heading, "", "")  # "Phase Noise" merged over the table: it names the case rows below
+                continue
         row = _aligned(row, cols)
         if cols.kind == "long":
             for sub in _split_lines(row, cols, words):
@@ -2278,7 +2283,7 @@ def _long_row(
         return [], (name, symbol, unit_text) if name else prev
     inherited = False
     cond_name = ""
-    if name and prev is not None and symbol in ("", prev[1]) and _is_condition(name):
+    if name and prev is not None and symbol in ("", prev[1]) and (_is_condition(name) or _quantity_case(name, unit_text, prev)):
         cond_name, name = name, ""  # "VCC = 5 V" under "Supply current": a condition of the row above
     if not name and prev is not None:
         name, symbol = prev[0], symbol or prev[1]
@@ -2366,6 +2371,22 @@ _CONDITION_RE = re.compile(
     r"[-+]?\d+(?:\.\d+)?\s*°C\b)",
     re.IGNORECASE,
 )
+
+
+QUANTITY_NAMES = True  # specs-15; off for an ablation (benchmarks/spec_rerun.py --without quantity-names)
+# a name cell that begins with a number in a unit: the row is a case of the parameter above ("1 Hz
+# offset" under Phase Noise, "1.5 V (Vin = 2.9 V to 10 V)" under Load Regulation)
+_QUANTITY_NAME_RE = re.compile(r"^[-+]?\d+(?:\.\d+)?\s*[pnuµmkMG]?(?:Hz|V|A|W|Ω|ohm|s|F)\b")
+
+
+def _quantity_case(name: str, unit_text: str, prev: tuple[str, str, str]) -> bool:
+    """A name cell that begins with a number in a unit ("1 Hz offset", "1.5 V (Vin = 2.9 V to 10 V)")
+    printed in the unit of the row above, or under a row naming a parameter with no unit (a case of that
+    parameter, not a row of another kind); the row above not itself such a case's name."""
+    if not QUANTITY_NAMES or not _QUANTITY_NAME_RE.match(fold(name)) or _QUANTITY_NAME_RE.match(fold(prev[0])):
+        return False
+    # the row above names the parameter without a unit (a heading row: "Phase Noise") or in this unit
+    return not prev[2] or fold(unit_text or prev[2]).lower() == fold(prev[2]).lower()
 
 
 def _is_condition(name: str) -> bool:
