@@ -416,11 +416,7 @@ def chunk_specs(chunk: Chunk) -> list[SpecValue]:
         if LEADER_TEXT and _leader_lines(chunk.native_text):
             listed = _leader_list(rows, None, need_unit=True)
         elif not _test_section(chunk):
-            # "Operating voltage range: 2.7 V to 5.5 V" lines, "80 kHz bandwidth" lines
-            listed = (_colon_list(rows, None) if COLON_LINES and _colon_lines(chunk.native_text) else None) or []
-            more = _value_first_list(rows, None) if VALUE_FIRST else None
-            if more:
-                listed = [*(listed or more[:1]), *more[1:]]
+            listed = _summary_list(rows, None, chunk.native_text)
         return _gate(_read_rows(chunk.doc_id, "", chunk, listed, None))[0] if listed else []
     if chunk.block_type != "table" or not chunk.rows:
         return []
@@ -1514,11 +1510,7 @@ def _text_list_specs(
     else:
         rows = _gap_list(c, words)
     if not rows and not _test_section(c):
-        lines = _line_rows(c, words) if COLON_LINES or VALUE_FIRST else []
-        listed = (_colon_list(lines, words) if COLON_LINES and _colon_lines(c.native_text) else None) or []
-        more = _value_first_list(lines, words) if VALUE_FIRST else None
-        if more:
-            listed = [*(listed or [_value_header(c.page, more[0].bbox_pdf)]), *more[1:]]
+        listed = _summary_list(_line_rows(c, words), words, c.native_text) if COLON_LINES or VALUE_FIRST else None
         # the cell boxes are the words' already; a value run on to a second line is one value
         values = _read_rows(doc_id, part, c, listed, None, parts) if listed else []
         for v in values:
@@ -1581,6 +1573,17 @@ def _value_first_list(rows: list[TableRow], words: Callable[[int], list[Word]] |
         out.append(TableRow(page=r.page, bbox_pdf=r.bbox_pdf, cells=[name, value, ""], text=t,
                             cell_boxes=[name_box, value_box, r.bbox_pdf]))
     return [_value_header(out[0].page, out[0].bbox_pdf), *out] if out else None
+
+
+def _summary_list(rows: list[TableRow], words: Callable[[int], list[Word]] | None, text: str) -> list[TableRow] | None:
+    """A text or list chunk's summary lines as one Parameter | Value | Conditions table: its "name:
+    value" lines (`_colon_list`, when `text` has any) and its value-first lines (`_value_first_list`)."""
+    body: list[TableRow] = []
+    if COLON_LINES and _colon_lines(text):
+        body += (_colon_list(rows, words) or [])[1:]
+    if VALUE_FIRST:
+        body += (_value_first_list(rows, words) or [])[1:]
+    return [_value_header(body[0].page, body[0].bbox_pdf), *body] if body else None
 
 
 def _colon_lines(text: str) -> bool:
