@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -78,6 +78,9 @@ _FLAGS = {
     "few-prints": (stage, "FEW_PRINTS"),
     "row-parts": (stage, "ROW_PARTS"),
     "quantity-names": (stage, "QUANTITY_NAMES"),
+    "aligned-values": (stage, "ALIGNED_VALUES"),
+    "value-conditions": (stage, "VALUE_CONDITIONS"),
+    "no-packages": (stage, "NO_PACKAGES"),
     "printed-part": (stage, "PRINTED_PART"),
     "supply-in-mode": (specs_mod, "SUPPLY_IN_MODE"),
     "bilingual": (stage, "_BILINGUAL"),

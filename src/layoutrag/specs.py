@@ -113,6 +113,8 @@ def _unit_table() -> dict[str, tuple[str, float]]:
             extra.setdefault(alt, v)
     extra.setdefault("deg C", ("°C", 1.0))
     extra.setdefault("degC", ("°C", 1.0))
+    for spelled in ("degrees C", "degree C", "deg. C", "degrees Celsius", "degree Celsius"):  # the unit's name spelled out (SI brochure: degree Celsius)
+        extra.setdefault(spelled, ("°C", 1.0))
     extra.setdefault("C", ("°C", 1.0))  # a unit column saying "C" in a temperature row
     extra.setdefault("pcs", ("pcs", 1.0))
     for k, v in extra.items():
@@ -204,7 +206,7 @@ class ParsedValue:
 
 
 _RANGE_SEP = r"(?:\s*(?:~|to|…|\.\.\.?|/)\s*|\s+-\s*|\s*-\s+)"
-_UNIT_TAIL = r"\s*([^\d\s].{0,11}?)?"
+_UNIT_TAIL = r"\s*([^\d\s].{0,14}?)?"  # up to "degrees Celsius"
 _RANGE_RE = re.compile(
     rf"^(\d+[pnuµmkKMGR]\d+|{_NUM})\s*([^\d\s~\-+±.,][^\s~]*?)?{_RANGE_SEP}(\d+[pnuµmkKMGR]\d+|{_NUM}){_UNIT_TAIL}$"
 )
@@ -228,6 +230,8 @@ def _unit_of(tail: str | None, hint: str) -> tuple[str, float, str] | None:
     tail = (tail or "").strip().rstrip(".,;")
     if tail:
         u = parse_unit(tail)
+        if u is None and len(tail) > 12:
+            return None  # only a unit's long name ("degrees Celsius") is read whole past 12 characters
         if u is None:
             # "12 pF max" / "50 kΩ typ." were split off before; "MHz (fundamental)": first word
             first = tail.split(" ")[0].split("(")[0]

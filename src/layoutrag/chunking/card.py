@@ -127,6 +127,17 @@ _DOCNUM_BEFORE_RE = re.compile(
 )
 # package codes (SOT-23, QFN32): prefixes in layoutrag/data/packages.tsv
 _PACKAGE_RE = re.compile(rf"(?:{'|'.join(vocab.package_prefixes())})-?\d+[A-Z]?(?:-\d+)?")
+# a package code with its outline variant letters (TO-220FP, TO-220AB, DO-214AC, SOD-123FL); several
+# of them joined by "/" ("TO-220/TO-220FP", a title's package list)
+_PACKAGE_VARIANT_RE = re.compile(rf"(?:{'|'.join(vocab.package_prefixes())})-?\d+[A-Z]{{0,2}}(?:-\d+)?")
+
+
+def is_package_code(t: str) -> bool:
+    """`t` names package outlines, not a part: "TO-220", "TO-220FP", "TO-220/TO-220FP", "SOT-23-5"."""
+    pieces = [x for x in t.upper().split("/") if x]
+    return bool(pieces) and all(_PACKAGE_VARIANT_RE.fullmatch(x) for x in pieces)
+
+
 # cited standards (J-STD-020D, UL94, AEC-Q200): prefixes in layoutrag/data/standards.tsv
 _STANDARD_RE = re.compile(rf"(?:{'|'.join(vocab.standard_prefixes())})-?\d[\w.-]*", re.IGNORECASE)
 _ORDER_SUFFIXES = {"NOPB", "TR", "PBF", "REEL", "TAPE", "BULK"}

@@ -31,7 +31,7 @@ from typing import Any
 
 import pymupdf
 
-from layoutrag.chunking.card import product_type_in
+from layoutrag.chunking.card import is_package_code, product_type_in
 from layoutrag.chunking.linear_specs import LINEAR_VERSION, linear_table, read_linear_table
 from layoutrag.errors import NotFoundError
 from layoutrag.geometry import union_box
@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-15"
+SPEC_STAGE_VERSION = "specs-16"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -205,7 +205,15 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     document never prints alone is no name to give a value. The first series printed in the chunks'
     text (printed only inside one code, that code: BTA16-600B, not BTA16); else one cut back to
     its digits when that is printed ("OPA130"); else the first part number of the first series
-    (RB168MM-40TF of "RB168M"); else as `default_part`."""
+    (RB168MM-40TF of "RB168M"); else as `default_part`. A series or part number that is a package
+    code ("TO-220" of a title's "TO-220/TO-220FP") names no part."""
+    if NO_PACKAGES:
+        card = card.model_copy(
+            update={
+                "series": [s for s in card.series if not is_package_code(s)],
+                "part_numbers": [p for p in card.part_numbers if not is_package_code(p)],
+            }
+        )
     text = " ".join(c.native_text for c in chunks if c.native_text)
     tokens: set[str] = set()
     for t in re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", text.upper()):
@@ -231,6 +239,7 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     return default_part(card)
 
 
+NO_PACKAGES = True  # specs-16; off for an ablation (benchmarks/spec_rerun.py --without no-packages)
 FEW_PRINTS = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without few-prints)
 
 
@@ -292,7 +301,7 @@ def extract_specs(
     doubted ones (their `doubt` set) go to `withheld` when a list is given, else are dropped."""
     out: list[SpecValue] = []
     part = printed_part(card, chunks) if PRINTED_PART else default_part(card)
-    parts = (*card.series, *card.part_numbers)
+    parts = tuple(p for p in (*card.series, *card.part_numbers) if not (NO_PACKAGES and is_package_code(p)))
     seen: set[tuple[Any, ...]] = set()  # a line two chunks hold (a list and the text around it) is read once
 
     def _key(v: SpecValue) -> tuple[Any, ...]:
@@ -1405,6 +1414,28 @@ _QUAL_ONLY_RE = re.compile(r"(?:min|max|typ|minimum|maximum|typical)\.?", re.IGN
 _NOTE_TAIL_RE = re.compile(r"\s*\((?:[^()]*)\)\s*$")
 
 
+VALUE_CONDITIONS = True  # specs-16; off for an ablation (benchmarks/spec_rerun.py --without value-conditions)
+_CELL_COND_RE = re.compile(r"\s(?:at|with|@)\s|\s?@(?=\s?[-+\d])", re.IGNORECASE)
+
+
+def _value_then_condition(text: str, hint: str, role: str) -> tuple[ParsedValue | None, str]:
+    """A value cell that states its own condition after the value ("1,000 MΩ min. at 500 VDC",
+    "50 W @ 25°C Case", "-30° to 80°C (-22° to 176°F) with no icing"): the value before the first
+    " at " / " with " / "@", and that condition - unless the condition prints another number in the
+    value's unit (two values, each at its own condition: "±4 kHz @ 132 kHz ±2 kHz @ 66 kHz")."""
+    m = _CELL_COND_RE.search(text)
+    if m is None or not re.search(r"\d", text[: m.start()]):
+        return None, ""
+    pv = parse_value(text[: m.start()].strip(" ,;"), hint, role)
+    said = text[m.start() :].strip(" ,;")
+    if pv is None or pv.empty or not pv.unit or not said:
+        return None, ""
+    for u in re.findall(r"\d\s?([^\s\d,;()]+)", said):
+        if (parse_unit(u) or ("", 1.0))[0] == pv.unit:
+            return None, ""
+    return pv, said
+
+
 def _another_value(text: str, unit: str) -> bool:
     """A cell that is a value beside the row's first (a bare number, or a number in its unit), not a
     condition ("@+25 °C", "VDD = 3.3 V")."""
@@ -1446,6 +1477,8 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
         if rest and _QUAL_ONLY_RE.fullmatch(rest[0]):
             value = f"{value} {rest.pop(0)}"  # a Remarks cell saying "Minimum": the value's role
         pv = parse_value(value)
+        if pv is None and VALUE_CONDITIONS:
+            pv = _value_then_condition(value, "", "value")[0]  # "1,000 MΩ min. at 500 VDC" (its condition read in _read_rows)
         if pv is None or pv.empty or not pv.unit or not re.search(r"[^\W\d_]{3}", name):
             continue
         if any(_another_value(filled[i][0], pv.unit) for i in numbered[1:]):
@@ -1624,6 +1657,8 @@ def _colon_list(rows: list[TableRow], words: Callable[[int], list[Word]] | None)
     bullet; a line printing a second value in the same unit is left. The cell boxes are the words'
     (a word holding the colon is cut at it by its characters' widths)."""
     out: list[TableRow] = []
+    if ALIGNED_VALUES:
+        rows = _aligned_pairs(rows)
     texts = [" ".join(x for x in r.cells if x.strip()) for r in rows]
     for i, (r, t) in enumerate(zip(rows, texts, strict=True)):
         if len(_COLON_RE.findall(t)) != 1:
@@ -1683,6 +1718,46 @@ def _colon_list(rows: list[TableRow], words: Callable[[int], list[Word]] | None)
         out.append(TableRow(page=r.page, bbox_pdf=row_box, cells=[name, value, cond], text=" ".join(x.text for x in lines),
                             cell_boxes=[name_box, value_box, row_box]))
     return [_value_header(out[0].page, out[0].bbox_pdf), *out] if out else None
+
+
+ALIGNED_VALUES = True  # specs-16; off for an ablation (benchmarks/spec_rerun.py --without aligned-values)
+
+
+def _aligned_pairs(rows: list[TableRow]) -> list[TableRow]:
+    """A label list printed in two aligned columns ("CONTACT RESISTANCE:" left, "≤ 100 mΩ" in a
+    column to its right, the text layer giving each its own line): a line ending in its colon is
+    joined with the line printed beside it - on the same printed line (their heights overlap by
+    half the lower one's) and right of it, the nearest such - into one "name: value" line."""
+    used: set[int] = set()
+    out: list[TableRow] = []
+    for i, r in enumerate(rows):
+        if i in used:
+            continue
+        t = " ".join(x for x in r.cells if x.strip()).strip()
+        b = r.bbox_pdf
+        beside = [
+            j
+            for j, o in enumerate(rows)
+            if j != i
+            and j not in used
+            and o.page == r.page
+            and o.bbox_pdf.x0 >= b.x1 - 1
+            and min(b.y1, o.bbox_pdf.y1) - max(b.y0, o.bbox_pdf.y0) >= 0.5 * min(b.y1 - b.y0, o.bbox_pdf.y1 - o.bbox_pdf.y0)
+        ]
+        if not (t.endswith((":", "：")) and len(_COLON_RE.findall(t)) == 1 and beside):
+            out.append(r)
+            continue
+        j = min(beside, key=lambda k: rows[k].bbox_pdf.x0)
+        o = rows[j]
+        value = " ".join(x for x in o.cells if x.strip()).strip()
+        if _COLON_RE.search(value):
+            out.append(r)
+            continue
+        used.add(j)
+        box = BBox(*union_box([b, o.bbox_pdf]))
+        text = f"{t} {value}"
+        out.append(TableRow(page=r.page, bbox_pdf=box, cells=[text], text=text, cell_boxes=[box]))
+    return out
 
 
 def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
@@ -2328,12 +2403,17 @@ def _long_row(
                 r = qual[0]  # "72 | µH | min.": the lone number is a minimum
                 hint = qual[1] or hint
             pv = parse_value(t, hint, r)
+            said = ""
+            if pv is None and VALUE_CONDITIONS:
+                pv, said = _value_then_condition(t, hint, r)
             if pv is None or pv.empty:
                 continue
             if v.unit and pv.unit != v.unit:
                 continue
+            if said and said not in v.conditions:
+                v.conditions = f"{v.conditions}; {said}" if v.conditions else said
             used = 2 if pv.min is not None and pv.max is not None and not pv.tolerance else 1
-            if _numbers_in(t) > used:
+            if _numbers_in(t[: t.rfind(said)] if said else t) > used:  # the condition's numbers are its own
                 v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
             v.unit, v.unit_printed = pv.unit, pv.unit_printed
             v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
