@@ -206,7 +206,8 @@ class ParsedValue:
 
 
 _RANGE_SEP = r"(?:\s*(?:~|to|…|\.\.\.?|/)\s*|\s+-\s*|\s*-\s+)"
-_UNIT_TAIL = r"\s*([^\d\s].{0,14}?)?"  # up to "degrees Celsius"
+_SHORT_TAIL = 12  # a unit printed after a number: up to 12 characters, its first word read when the whole is none
+_UNIT_TAIL = r"\s*([^\d\s].{0,14}?)?"  # up to 15 characters: a unit's long name ("degrees Celsius")
 _RANGE_RE = re.compile(
     rf"^(\d+[pnuµmkKMGR]\d+|{_NUM})\s*([^\d\s~\-+±.,][^\s~]*?)?{_RANGE_SEP}(\d+[pnuµmkKMGR]\d+|{_NUM}){_UNIT_TAIL}$"
 )
@@ -230,7 +231,7 @@ def _unit_of(tail: str | None, hint: str) -> tuple[str, float, str] | None:
     tail = (tail or "").strip().rstrip(".,;")
     if tail:
         u = parse_unit(tail)
-        if u is None and len(tail) > 12:
+        if u is None and len(tail) > _SHORT_TAIL:
             return None  # only a unit's long name ("degrees Celsius") is read whole past 12 characters
         if u is None:
             # "12 pF max" / "50 kΩ typ." were split off before; "MHz (fundamental)": first word

@@ -207,13 +207,7 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     its digits when that is printed ("OPA130"); else the first part number of the first series
     (RB168MM-40TF of "RB168M"); else as `default_part`. A series or part number that is a package
     code ("TO-220" of a title's "TO-220/TO-220FP") names no part."""
-    if NO_PACKAGES:
-        card = card.model_copy(
-            update={
-                "series": [s for s in card.series if not is_package_code(s)],
-                "part_numbers": [p for p in card.part_numbers if not is_package_code(p)],
-            }
-        )
+    card = _naming_card(card)
     text = " ".join(c.native_text for c in chunks if c.native_text)
     tokens: set[str] = set()
     for t in re.findall(r"[A-Za-z0-9][A-Za-z0-9-]*", text.upper()):
@@ -240,6 +234,19 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
 
 
 NO_PACKAGES = True  # specs-16; off for an ablation (benchmarks/spec_rerun.py --without no-packages)
+
+
+def _naming_card(card: DocumentCard) -> DocumentCard:
+    """The card with the series and part numbers that can name a part: not package codes ("TO-220")."""
+    if not NO_PACKAGES:
+        return card
+    return card.model_copy(
+        update={
+            "series": [s for s in card.series if not is_package_code(s)],
+            "part_numbers": [p for p in card.part_numbers if not is_package_code(p)],
+        }
+    )
+
 FEW_PRINTS = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without few-prints)
 
 
@@ -301,7 +308,8 @@ def extract_specs(
     doubted ones (their `doubt` set) go to `withheld` when a list is given, else are dropped."""
     out: list[SpecValue] = []
     part = printed_part(card, chunks) if PRINTED_PART else default_part(card)
-    parts = tuple(p for p in (*card.series, *card.part_numbers) if not (NO_PACKAGES and is_package_code(p)))
+    named = _naming_card(card)
+    parts = (*named.series, *named.part_numbers)
     seen: set[tuple[Any, ...]] = set()  # a line two chunks hold (a list and the text around it) is read once
 
     def _key(v: SpecValue) -> tuple[Any, ...]:
