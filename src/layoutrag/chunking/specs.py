@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-16"
+SPEC_STAGE_VERSION = "specs-17"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -635,6 +635,13 @@ def _role_of(text: str) -> tuple[str | None, str]:
     for role, rx in _ROLE_RES:
         if rx.match(t):
             return role, hint
+    broken = re.fullmatch(r"([A-Za-z]{2,}) ([A-Za-z]{2,}\.?)", t)
+    if broken and SPANNED_ROLES and not any(rx.match(h) for h in broken.groups() for _, rx in _ROLE_RES):
+        # a header word the text layer broke over two lines of a narrow cell ("UNI" / "TS")
+        joined = broken.group(1) + broken.group(2)
+        for role, rx in _ROLE_RES:
+            if rx.match(joined):
+                return role, hint
     glued = re.fullmatch(r"([A-Za-z][A-Za-z. ]*[A-Za-z.])\d{1,2}", t)
     if glued and SECTION_ROWS:  # "Parameter1": a footnote mark the text layer glued to the header word
         return _role_of(glued.group(1))[0], hint
@@ -721,6 +728,12 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
                 key=lambda w: w.bbox_pdf.x0,
             )
             if [_role_of(w.text)[0] for w in heads] == roles:
+                spanned = _spanned_roles(row, i, heads)
+                if spanned is not None:
+                    split = None  # the body rows have a cell under each role already
+                    flush()
+                    out.append(spanned)
+                    continue
                 split = (i, [w.bbox_pdf.center[0] for w in heads], [w.text for w in heads], len(row.cells))
                 seg.append((row, _split_row(row, split, None)[0]))
                 continue
@@ -737,6 +750,31 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
             seg.append((row, row))  # a row of another grid inside the table: as it is
     flush()
     return out
+
+
+SPANNED_ROLES = True  # specs-17; off for an ablation (benchmarks/spec_rerun.py --without spanned-roles)
+
+
+def _spanned_roles(row: TableRow, i: int, heads: list[Word]) -> TableRow | None:
+    """A merged "MIN TYP MAX" header cell spanning as many grid columns as it names roles (the
+    grid repeats the merged cell's box in the empty cells it covers): each of those cells gets its
+    role word and its box, in place - the body rows below have a cell under each already, so
+    nothing is inserted. None when the cell spans another number of columns."""
+    n = len(heads)
+    if not SPANNED_ROLES or n < 2 or i + n > len(row.cells):
+        return None
+    b = row.cell_boxes[i]
+    span = range(i + 1, i + n)
+    if any(row.cells[k].strip() for k in span) or any(
+        abs(row.cell_boxes[k].x0 - b.x0) > 0.5 or abs(row.cell_boxes[k].x1 - b.x1) > 0.5 for k in span
+    ):
+        return None
+    if i + n < len(row.cells) and not row.cells[i + n].strip() and row.cell_boxes[i + n] == b:
+        return None  # it covers more columns than it names roles
+    cells, boxes = list(row.cells), list(row.cell_boxes)
+    for k, w in enumerate(heads):
+        cells[i + k], boxes[i + k] = w.text, w.bbox_pdf
+    return row.model_copy(update={"cells": cells, "cell_boxes": boxes})
 
 
 def _words_in(words: list[Word], b: BBox) -> list[Word]:
@@ -1500,6 +1538,81 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
     return out if len(out) > 1 else None
 
 
+UNIT_COLUMNS = True  # specs-17; off for an ablation (benchmarks/spec_rerun.py --without unit-columns)
+_BARE_NUMBER_RE = re.compile(r"[-+±−–]?\d+(?:[.,]\d+)?(?:\(\d\)|[*†‡])?")
+
+
+def _unit_columns(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
+    """A table whose header names a Unit column and no Min / Typ / Max or Value column, its values
+    bare numbers in the columns between the names and the units, one column per package or part
+    (TI's "Thermal Information": "THERMAL METRIC | LP5907 | UNIT" over "DBV (SOT-23) | DQN (X2SON)"
+    and "5 PINS | 4 PINS", rows "RθJA Junction-to-ambient thermal resistance | 193.4 | 216.1 | °C/W"):
+    read as one "name | value | unit | conditions" row per value, the value's column heading (the
+    header lines above it that are no column role) its condition. A unit cell left empty under
+    the one above is that one (a unit merged down the column). Only rows whose name the vocabulary
+    knows, in the unit of that name's quantity (a name it does not know is no evidence: part codes,
+    dimensions); not in an application example's table."""
+    if not UNIT_COLUMNS or not c.rows or _EXAMPLE_RE.search(" ".join((c.section_title, c.native_text[:200]))):
+        return None
+    rows = [r for r in c.rows if len(r.cell_boxes) == len(r.cells)]
+    if not rows or not (rows[0].is_header or _is_header_row(rows[0])):
+        return None
+    n = len(rows[0].cells)
+    roles = [_role_of(t)[0] for t in rows[0].cells]
+    if "unit" not in roles or set(roles) & {*_VALUE_ROLES, "parameter", "part"}:
+        return None
+    ucol = roles.index("unit")
+    body = [r for r in rows[1:] if len(r.cells) == n]
+    if any(_role_of(t)[0] in _VALUE_ROLES for r in body[:3] for t in r.cells):
+        return None  # a second header line names the limits ("Symbol | Max. | Max."): not bare values
+
+    def bare(t: str) -> bool:
+        return bool(_BARE_NUMBER_RE.fullmatch(t.strip()))
+
+    numeric = [r for r in body if any(bare(t) for t in r.cells[:ucol])]
+    vcols = [j for j in range(1, ucol) if numeric and 2 * sum(bare(r.cells[j]) for r in numeric) >= len(numeric)]
+    if not vcols:
+        return None
+    first = vcols[0]
+    heads = [r for r in body if not any(t.strip() for t in r.cells[:first])]  # "| | DBV (SOT-23) | ..."
+    head_rows = [rows[0], *heads[: next((k for k, r in enumerate(heads) if any(bare(t) for t in r.cells)), len(heads))]]
+
+    def label(j: int) -> str:
+        return " ".join(
+            t for r in head_rows if (t := fold(r.cells[j]).strip()) and _role_of(t)[0] is None
+        )
+
+    box0 = rows[0].bbox_pdf
+    out = [TableRow(page=c.page, bbox_pdf=box0, cells=["Parameter", "Value", "Unit", "Conditions"],
+                    text="Parameter Value Unit Conditions", is_header=True, cell_boxes=[box0] * 4)]
+    unit, unit_box = "", box0
+    for r in body:
+        if r in head_rows:
+            continue
+        name_cells = [(t.strip(), b) for t, b in zip(r.cells[:first], r.cell_boxes[:first], strict=True) if t.strip()]
+        if r.cells[ucol].strip():
+            unit, unit_box = r.cells[ucol].strip(), r.cell_boxes[ucol]
+        if not name_cells or not unit:
+            continue
+        name = " ".join(t for t, _ in name_cells)
+        for j in vcols:
+            t = r.cells[j].strip()
+            if not bare(t):
+                continue
+            pv = parse_value(t, unit, "value")
+            if pv is None or pv.empty or not pv.unit:
+                continue
+            pid, known = match_parameter(name, unit=pv.unit)
+            if not known or parameter_unit(pid) != pv.unit:
+                continue
+            out.append(TableRow(page=r.page, bbox_pdf=r.bbox_pdf, cells=[name, t, unit, label(j)],
+                                text=f"{name} {t} {unit}",
+                                cell_boxes=[union_box(b for _, b in name_cells), r.cell_boxes[j], unit_box,
+                                            rows[0].cell_boxes[j]]))
+    return out if len(out) > 1 else None
+
+
+_FALLBACKS.append(_unit_columns)
 _FALLBACKS.append(_pair_rows)
 
 
