@@ -635,13 +635,6 @@ def _role_of(text: str) -> tuple[str | None, str]:
     for role, rx in _ROLE_RES:
         if rx.match(t):
             return role, hint
-    broken = re.fullmatch(r"([A-Za-z]{2,}) ([A-Za-z]{2,}\.?)", t)
-    if broken and SPANNED_ROLES and not any(rx.match(h) for h in broken.groups() for _, rx in _ROLE_RES):
-        # a header word the text layer broke over two lines of a narrow cell ("UNI" / "TS")
-        joined = broken.group(1) + broken.group(2)
-        for role, rx in _ROLE_RES:
-            if rx.match(joined):
-                return role, hint
     glued = re.fullmatch(r"([A-Za-z][A-Za-z. ]*[A-Za-z.])\d{1,2}", t)
     if glued and SECTION_ROWS:  # "Parameter1": a footnote mark the text layer glued to the header word
         return _role_of(glued.group(1))[0], hint
@@ -728,12 +721,6 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
                 key=lambda w: w.bbox_pdf.x0,
             )
             if [_role_of(w.text)[0] for w in heads] == roles:
-                spanned = _spanned_roles(row, i, heads)
-                if spanned is not None:
-                    split = None  # the body rows have a cell under each role already
-                    flush()
-                    out.append(spanned)
-                    continue
                 split = (i, [w.bbox_pdf.center[0] for w in heads], [w.text for w in heads], len(row.cells))
                 seg.append((row, _split_row(row, split, None)[0]))
                 continue
@@ -750,31 +737,6 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
             seg.append((row, row))  # a row of another grid inside the table: as it is
     flush()
     return out
-
-
-SPANNED_ROLES = True  # specs-17; off for an ablation (benchmarks/spec_rerun.py --without spanned-roles)
-
-
-def _spanned_roles(row: TableRow, i: int, heads: list[Word]) -> TableRow | None:
-    """A merged "MIN TYP MAX" header cell spanning as many grid columns as it names roles (the
-    grid repeats the merged cell's box in the empty cells it covers): each of those cells gets its
-    role word and its box, in place - the body rows below have a cell under each already, so
-    nothing is inserted. None when the cell spans another number of columns."""
-    n = len(heads)
-    if not SPANNED_ROLES or n < 2 or i + n > len(row.cells):
-        return None
-    b = row.cell_boxes[i]
-    span = range(i + 1, i + n)
-    if any(row.cells[k].strip() for k in span) or any(
-        abs(row.cell_boxes[k].x0 - b.x0) > 0.5 or abs(row.cell_boxes[k].x1 - b.x1) > 0.5 for k in span
-    ):
-        return None
-    if i + n < len(row.cells) and not row.cells[i + n].strip() and row.cell_boxes[i + n] == b:
-        return None  # it covers more columns than it names roles
-    cells, boxes = list(row.cells), list(row.cell_boxes)
-    for k, w in enumerate(heads):
-        cells[i + k], boxes[i + k] = w.text, w.bbox_pdf
-    return row.model_copy(update={"cells": cells, "cell_boxes": boxes})
 
 
 def _words_in(words: list[Word], b: BBox) -> list[Word]:
