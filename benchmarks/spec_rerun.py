@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -37,7 +37,8 @@ voltage or current in a function block's section ("12-bit ADC Characteristics") 
 and list chunks (a Features list's "Operating voltage range: 2.7 V to 5.5 V") read where the name is a vocabulary name; or without specs-13: a Features line that is a value, then its
 name ("80 kHz bandwidth"); a document without a part name on its card named by a printed piece of its
 file name ("TEN 8" of Traco_TEN8.pdf); or without specs-17: a table whose header names a Unit column and
-no value column read one value per column (TI's Thermal Information).
+no value column read one value per column (TI's Thermal Information), a value cell listing options
+("12 pF, 20 pF, or specify") read one value per option.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ _FLAGS = {
     "quantity-names": (stage, "QUANTITY_NAMES"),
     "aligned-values": (stage, "ALIGNED_VALUES"),
     "unit-columns": (stage, "UNIT_COLUMNS"),
+    "option-lists": (stage, "OPTION_LISTS"),
     "value-conditions": (stage, "VALUE_CONDITIONS"),
     "no-packages": (stage, "NO_PACKAGES"),
     "printed-part": (stage, "PRINTED_PART"),

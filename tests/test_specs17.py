@@ -1,6 +1,8 @@
 """specs-17, on tables made here. unit-columns: a table whose header names a Unit column and no
 value column (TI's "Thermal Information": "THERMAL METRIC | part | UNIT" over package columns) is
-read one value per package column, that column's heading its condition."""
+read one value per package column, that column's heading its condition. option-lists: a value
+cell listing the values a part is offered with ("±0.5ppm; ±1.0ppm", "12 pF, 20 pF, or specify")
+gives one value per option, all from that cell."""
 
 from __future__ import annotations
 
@@ -71,3 +73,73 @@ def test_unit_columns_leave_tables_with_limit_headers_part_codes_and_examples() 
     assert _unit_specs(dims) == []
     # an application example's table is one circuit's, not the part's
     assert _unit_specs(THERMAL, title="Typical Application: Design Parameters") == []
+
+
+# --------------------------------------------------------------------------- option lists
+@pytest.mark.parametrize(
+    ("text", "pieces"),
+    [
+        ("±0.5ppm; ±1.0ppm; ±2.0ppm", ["±0.5ppm", "±1.0ppm", "±2.0ppm"]),
+        ("–20 to +70°C / –40 to +85°C", ["–20 to +70°C", "–40 to +85°C"]),
+        ("12 pF, 20 pF, or specify", ["12 pF", "20 pF"]),
+        ("- 20 ~ + 70 ℃ , - 40 ~ + 85 ℃or , specify", ["- 20 ~ + 70 ℃", "- 40 ~ + 85 ℃"]),
+        ("-115dBc/Hz / -135dBc/Hz", ["-115dBc/Hz", "-135dBc/Hz"]),
+        ("± 20 ppm, or specify", ["± 20 ppm"]),  # one value, a custom one on request
+        ("-10% / +20%", None),  # the two ends of one range
+        ("–65 °C / 150 °C", None),
+        ("1,000 MΩ", None),  # a thousands separator, one value
+        ("3.3 V, 25 °C", None),  # two quantities: a value and its condition, no options
+        ("10 pF", None),
+    ],
+)
+def test_option_pieces(text: str, pieces: list[str] | None) -> None:
+    assert stage._options(text) == pieces
+
+
+OCOLS = [(50, 200), (200, 420), (420, 520)]
+
+
+def _orow(cells: list[str], y: float, header: bool = False) -> TableRow:
+    return TableRow(page=1, bbox_pdf=Box(50, y, 520, y + 12), cells=cells, text=" | ".join(cells),
+                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in OCOLS])
+
+
+def _option_specs(rows: list[list[str]]) -> list[SpecValue]:
+    made = [_orow(r, 100 + 12 * i, header=i == 0) for i, r in enumerate(rows)]
+    return extract_specs(CARD, [table_chunk(made, title="Specifications")])
+
+
+OPTIONS = [
+    ["Parameter", "Supply voltage", "Remarks"],  # no value column: read as name | value rows
+    ["Frequency stability", "±0.5ppm; ±1.0ppm; ±2.5ppm", "See note below"],
+    ["Phase noise", "-115dBc/Hz / -135dBc/Hz", "@100Hz / 1kHz"],
+    ["Supply current", "1.5mA / 2.0mA", "@10kΩ/10pF"],
+]
+
+
+def test_an_option_list_gives_one_value_per_option_from_its_cell() -> None:
+    got = _option_specs(OPTIONS)
+    stab = [(v.min, v.max) for v in got if v.parameter == "frequency_stability"]
+    assert stab == [(-0.5, 0.5), (-1.0, 1.0), (-2.5, 2.5)]
+    for v in got:
+        (cell,) = v.cells
+        assert (cell.bbox_pdf.x0, cell.bbox_pdf.x1) == (200, 420)  # the whole cell is the evidence
+    # a condition listed per option goes with its option; a load "10kΩ/10pF" is one condition
+    assert [(v.typ, v.conditions) for v in got if v.parameter == "phase_noise"] == [(-115.0, "@100Hz"), (-135.0, "@1kHz")]
+    assert [(v.typ, v.conditions) for v in got if v.parameter == "supply_current"] == [
+        (pytest.approx(0.0015), "@10kΩ/10pF"), (pytest.approx(0.002), "@10kΩ/10pF")]
+
+
+def test_an_option_list_under_a_part_column_and_or_specify() -> None:
+    rows = [["Item", "XY100", ""], ["Load capacitance", "12 pF, 20 pF, or specify", ""],
+            ["Operating temperature", "- 40 ~ + 85 ℃ , or specify", ""]]
+    got = sorted((v.parameter, v.min, round((v.typ or 0) * 1e12), v.max, v.part) for v in _option_specs(rows))
+    assert got == [("load_capacitance", None, 12, None, "XY100"), ("load_capacitance", None, 20, None, "XY100"),
+                   ("operating_temperature", -40.0, 0, 85.0, "XY100")]
+
+
+def test_option_lists_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "OPTION_LISTS", False)
+    assert [v for v in _option_specs(OPTIONS) if v.parameter in ("frequency_stability", "phase_noise")] == []
+    rows = [["Item", "XY100", ""], ["Load capacitance", "12 pF, 20 pF, or specify", ""]]
+    assert _option_specs(rows) == []

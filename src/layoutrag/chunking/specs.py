@@ -1487,6 +1487,9 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
         pv = parse_value(value)
         if pv is None and VALUE_CONDITIONS:
             pv = _value_then_condition(value, "", "value")[0]  # "1,000 MΩ min. at 500 VDC" (its condition read in _read_rows)
+        options = _options(value) if pv is None and OPTION_LISTS else None
+        if options:
+            pv = parse_value(options[0])
         if pv is None or pv.empty or not pv.unit or not re.search(r"[^\W\d_]{3}", name):
             continue
         if any(_another_value(filled[i][0], pv.unit) for i in numbered[1:]):
@@ -1495,9 +1498,62 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
         if not known or parameter_unit(pid) != pv.unit:
             continue
         cond = "; ".join(rest)
+        if options:
+            # one row per option, each its own condition where the conditions list as many ("@100Hz / 1kHz")
+            conds = _split_like(cond, len(options))
+            for opt, oc in zip(options, conds, strict=True):
+                out.append(TableRow(page=r.page, bbox_pdf=r.bbox_pdf, cells=[name, opt, oc],
+                                    text=f"{name} {opt}", cell_boxes=[filled[0][1], filled[k][1], r.bbox_pdf]))
+            continue
         out.append(TableRow(page=r.page, bbox_pdf=r.bbox_pdf, cells=[name, value, cond],
                             text=f"{name} {value}", cell_boxes=[filled[0][1], filled[k][1], r.bbox_pdf]))
     return out if len(out) > 1 else None
+
+
+OPTION_LISTS = True  # specs-17; off for an ablation (benchmarks/spec_rerun.py --without option-lists)
+_SPECIFY_RE = re.compile(r"(?:\s*[,;])?\s*(?:\bor\b|(?<=[^\W\d_])or)?\s*[,;]?\s*(?:specify|specified|on request)\.?\s*$",
+                         re.IGNORECASE)
+_OPTION_SEPS = (r"\s*;\s*", r"\s+/\s+", r"\s*,?\s*\bor\b\s*", r"\s*,(?!\d{3})\s*", r"\s*/\s*")
+
+
+def _options(text: str) -> list[str] | None:
+    """A value cell listing the values a part is offered with ("±0.5ppm; ±1.0ppm; ±2.0ppm",
+    "–20 to +70°C / –40 to +85°C", "12 pF, 20 pF, or specify"): the values, each of which parses
+    alone in one unit, the list cut at the first separator that gives such pieces. A trailing "or
+    specify" (a custom value on request) is no value. Two bare numbers of opposite sign ("-10% /
+    +20%", "–65 °C / 150 °C") are one range's ends, not options. None when the cell is no list."""
+    t = _SPECIFY_RE.sub("", text).strip(" ,;")
+    if t != text.strip() and t:
+        pv = parse_value(t)
+        if pv is not None and not pv.empty and pv.unit:
+            return [t]  # one value "or specify"
+    for sep in _OPTION_SEPS:
+        pieces = [x for x in re.split(sep, t) if x.strip()]
+        if len(pieces) < 2:
+            continue
+        parsed = [parse_value(x) for x in pieces]
+        if any(pv is None or pv.empty or not pv.unit for pv in parsed):
+            continue
+        units = {pv.unit for pv in parsed if pv is not None}
+        if len(units) != 1:
+            continue
+        singles = [pv for pv in parsed if pv is not None and pv.min is None and pv.max is None]
+        if len(pieces) == 2 and len(singles) == 2 and (singles[0].typ or 0) * (singles[1].typ or 0) < 0:
+            return None  # "-10% / +20%": the ends of one range
+        return pieces
+    return None
+
+
+def _split_like(cond: str, n: int) -> list[str]:
+    """A conditions cell listing one condition per option ("@100Hz / 1kHz / 10kHz" beside three
+    values, cut at a ";" or a spaced "/") cut into those n conditions; any other given whole to each
+    ("@10kΩ/10pF" is one load, "VCC = 5 V, TA = 25 °C" one case)."""
+    for sep in _OPTION_SEPS[:2]:
+        pieces = [x.strip() for x in re.split(sep, cond) if x.strip()]
+        if len(pieces) == n:
+            lead = re.match(r"[@≥≤<>]\s*", pieces[0])
+            return [pieces[0], *[(lead.group(0) if lead else "") + p for p in pieces[1:]]]
+    return [cond] * n
 
 
 UNIT_COLUMNS = True  # specs-17; off for an ablation (benchmarks/spec_rerun.py --without unit-columns)
@@ -2467,65 +2523,73 @@ def _long_row(
             conditions = f"{cond_name}; {conditions}" if conditions else cond_name
         if g.label and not g.part:
             conditions = f"{conditions}; {g.label}" if conditions else g.label
-        v = SpecValue(
-            doc_id=doc_id,
-            part=g.part or part,
-            parameter="",
-            parameter_printed=name,
-            symbol=symbol,
-            conditions=conditions,
-            page=row.page,
-            row_bbox_pdf=row.bbox_pdf,
-            chunk_id=c.chunk_id,
-        )
-        texts: list[str] = []
-        tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
-        for i, r, t, box in filled:
-            hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
-            if qual and r == "value":
-                r = qual[0]  # "72 | µH | min.": the lone number is a minimum
-                hint = qual[1] or hint
-            pv = parse_value(t, hint, r)
-            said = ""
-            if pv is None and VALUE_CONDITIONS:
-                pv, said = _value_then_condition(t, hint, r)
-            if pv is None or pv.empty:
-                continue
-            if v.unit and pv.unit != v.unit:
-                continue
-            if said and said not in v.conditions:
-                v.conditions = f"{v.conditions}; {said}" if v.conditions else said
-            used = 2 if pv.min is not None and pv.max is not None and not pv.tolerance else 1
-            if _numbers_in(t[: t.rfind(said)] if said else t) > used:  # the condition's numbers are its own
-                v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
-            v.unit, v.unit_printed = pv.unit, pv.unit_printed
-            v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
-            if pv.tolerance and r == "typ":
-                # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
-                if not tol_limit and v.min is None and v.max is None:
-                    v.min, v.max = pv.min, pv.max
-            elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
-                v.min, v.max = pv.min, pv.max
-                tol_limit = pv.tolerance
-            else:
-                v.min = pv.min if pv.min is not None else v.min
-                v.typ = pv.typ if pv.typ is not None else v.typ
-                v.max = pv.max if pv.max is not None else v.max
-            text = t if box is not None else row.cells[i]
-            v.cells.append(
-                SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words))
+        variants = [filled]
+        if OPTION_LISTS and len(filled) == 1 and filled[0][1] == "value" and parse_value(filled[0][2]) is None:
+            # "12 pF, 20 pF, or specify": one value per option, each from the whole cell
+            i0, r0, t0, b0 = filled[0]
+            opts = _options(t0) or []
+            if opts:
+                variants = [[(i0, r0, o, b0 if b0 is not None else _cell_box(row, i0, words))] for o in opts]
+        for cells_read in variants:
+            v = SpecValue(
+                doc_id=doc_id,
+                part=g.part or part,
+                parameter="",
+                parameter_printed=name,
+                symbol=symbol,
+                conditions=conditions,
+                page=row.page,
+                row_bbox_pdf=row.bbox_pdf,
+                chunk_id=c.chunk_id,
             )
-            texts.append(t)
-        if not v.cells or not v.unit:
-            continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
-        pid, known = match_parameter(name, symbol, unit=v.unit)
-        if known and parameter_unit(pid) not in (v.unit, None):
-            if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
-                v.doubt = v.doubt or "unit"  # "Supply current ... V": the row or the column is misread
-            pid, known = fold(name).lower(), False
-        v.parameter, v.known = pid, known
-        v.value_text = " / ".join(texts)
-        out.append((g.label, v))
+            texts: list[str] = []
+            tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
+            for i, r, t, box in cells_read:
+                hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
+                if qual and r == "value":
+                    r = qual[0]  # "72 | µH | min.": the lone number is a minimum
+                    hint = qual[1] or hint
+                pv = parse_value(t, hint, r)
+                said = ""
+                if pv is None and VALUE_CONDITIONS:
+                    pv, said = _value_then_condition(t, hint, r)
+                if pv is None or pv.empty:
+                    continue
+                if v.unit and pv.unit != v.unit:
+                    continue
+                if said and said not in v.conditions:
+                    v.conditions = f"{v.conditions}; {said}" if v.conditions else said
+                used = 2 if pv.min is not None and pv.max is not None and not pv.tolerance else 1
+                if _numbers_in(t[: t.rfind(said)] if said else t) > used:  # the condition's numbers are its own
+                    v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
+                v.unit, v.unit_printed = pv.unit, pv.unit_printed
+                v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
+                if pv.tolerance and r == "typ":
+                    # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
+                    if not tol_limit and v.min is None and v.max is None:
+                        v.min, v.max = pv.min, pv.max
+                elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
+                    v.min, v.max = pv.min, pv.max
+                    tol_limit = pv.tolerance
+                else:
+                    v.min = pv.min if pv.min is not None else v.min
+                    v.typ = pv.typ if pv.typ is not None else v.typ
+                    v.max = pv.max if pv.max is not None else v.max
+                text = t if box is not None else row.cells[i]
+                v.cells.append(
+                    SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words))
+                )
+                texts.append(t)
+            if not v.cells or not v.unit:
+                continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
+            pid, known = match_parameter(name, symbol, unit=v.unit)
+            if known and parameter_unit(pid) not in (v.unit, None):
+                if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
+                    v.doubt = v.doubt or "unit"  # "Supply current ... V": the row or the column is misread
+                pid, known = fold(name).lower(), False
+            v.parameter, v.known = pid, known
+            v.value_text = " / ".join(texts)
+            out.append((g.label, v))
     if not out:
         return [], (prev if inherited else keep)
     return out, keep
