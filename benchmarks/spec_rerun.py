@@ -82,6 +82,8 @@ _FLAGS = {
     "quantity-names": (stage, "QUANTITY_NAMES"),
     "aligned-values": (stage, "ALIGNED_VALUES"),
     "unit-columns": (stage, "UNIT_COLUMNS"),
+    "tight-ranges": (specs_mod, "TIGHT_RANGES"),
+    "merged-units": (stage, "MERGED_UNITS"),
     "option-lists": (stage, "OPTION_LISTS"),
     "value-conditions": (stage, "VALUE_CONDITIONS"),
     "no-packages": (stage, "NO_PACKAGES"),

@@ -211,6 +211,10 @@ _UNIT_TAIL = r"\s*([^\d\s].{0,14}?)?"  # up to 15 characters: a unit's long name
 _RANGE_RE = re.compile(
     rf"^(\d+[pnuµmkKMGR]\d+|{_NUM})\s*([^\d\s~\-+±.,][^\s~]*?)?{_RANGE_SEP}(\d+[pnuµmkKMGR]\d+|{_NUM}){_UNIT_TAIL}$"
 )
+# a range with its hyphen or en dash unspaced ("1.8-3.3 V", "-40–85 °C"; fold makes the en dash a hyphen):
+# read when the second number is unsigned (or "+") and greater than the first, so "5-3" or a code is not one
+_TIGHT_RANGE_RE = re.compile(rf"^(-?\d+(?:\.\d+)?)-(\+?\d+(?:\.\d+)?)(?![\d.,]){_UNIT_TAIL}$")
+TIGHT_RANGES = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without tight-ranges)
 # a limit printed against ground ("GND - 0.3V to 5.5V", "VSS-0.3" under Min): ground is 0 V, so it is
 # the negative number (JEDEC's pin-voltage ratings)
 _BELOW_GROUND_RE = re.compile(r"^[ADP]?(?:GND|VSS)\s*-\s*(?=\d)", re.IGNORECASE)
@@ -304,6 +308,15 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
         if lo > hi and not (a.strip().startswith("-") or b.strip().startswith("-")):
             return None
         pv.min, pv.max = min(lo, hi), max(lo, hi)
+        pv.unit, pv.unit_printed = u[0], u[2]
+        return pv
+    tight = _TIGHT_RANGE_RE.match(t) if TIGHT_RANGES else None
+    if tight:
+        u = _unit_of(tight.group(3), unit_hint)
+        lo, hi = _num(tight.group(1), u), _num(tight.group(2), u)
+        if u is None or lo is None or hi is None or lo >= hi:
+            return None
+        pv.min, pv.max = lo, hi
         pv.unit, pv.unit_printed = u[0], u[2]
         return pv
     m = _SINGLE_RE.match(t)

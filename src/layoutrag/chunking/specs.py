@@ -70,7 +70,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-17"
+SPEC_STAGE_VERSION = "specs-18"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -912,6 +912,33 @@ def _table_specs(
     return out
 
 
+MERGED_UNITS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without merged-units)
+
+
+def _unit_merged_down(
+    row: TableRow, ucol: int | None, span: tuple[int, BBox, str] | None
+) -> tuple[TableRow, tuple[int, BBox, str] | None]:
+    """A unit cell merged down over several rows ("℃" once, centred on the three temperature rows):
+    find_tables gives its text to the first row and a box reaching down over the others, whose
+    unit cells it leaves empty. A row whose unit cell is empty and whose middle lies inside that box
+    takes its unit; (the row, the span in force after it)."""
+    if ucol is None or ucol >= len(row.cells) or len(row.cell_boxes) != len(row.cells):
+        return row, None
+    text, box = row.cells[ucol].strip(), row.cell_boxes[ucol]
+    if text:
+        # the span in force: this cell, when its box reaches below the row's other cells
+        reach = max((b.y1 for i, b in enumerate(row.cell_boxes) if i != ucol), default=box.y1)
+        return row, ((row.page, box, text) if box.y1 > reach + 1 else None)
+    if span is None or span[0] != row.page:
+        return row, None
+    mid = (row.bbox_pdf.y0 + row.bbox_pdf.y1) / 2
+    if not (span[1].y0 < mid < span[1].y1):
+        return row, None
+    cells = list(row.cells)
+    cells[ucol] = span[2]
+    return row.model_copy(update={"cells": cells}), span
+
+
 def _read_rows(
     doc_id: str,
     part: str,
@@ -927,6 +954,7 @@ def _read_rows(
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
     line_part = part  # the part the current line of a long table is printed for
+    unit_span: tuple[int, BBox, str] | None = None  # a unit cell merged down over the rows below it
     for row in _split_merged_roles(rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
@@ -952,6 +980,8 @@ def _read_rows(
                 continue
         row = _aligned(row, cols)
         if cols.kind == "long":
+            if MERGED_UNITS:
+                row, unit_span = _unit_merged_down(row, cols.col("unit"), unit_span)
             for sub in _split_lines(row, cols, words):
                 named = _cell(sub, cols.col("parameter"))
                 if SECTION_ROWS and named and parts:

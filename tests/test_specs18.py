@@ -1,0 +1,114 @@
+"""specs-18, on values and tables made here. tight-ranges: a range printed with its hyphen or en
+dash unspaced ("1.8-3.3 V", "-40–85 °C") is min/max when the second number is the greater.
+Volt suffixes: "VDC", "VAC", "kVAC" are volts (IEC 60050-131). merged-units: a unit cell merged
+down over several rows (find_tables gives its text to the first row, a box reaching over the
+others) is the unit of the rows inside that box whose own unit cell is empty."""
+
+from __future__ import annotations
+
+import pytest
+
+import layoutrag.chunking.specs as stage
+import layoutrag.specs as specs_mod
+from chunk_factory import table_chunk
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Box, DocumentCard, SpecValue, TableRow
+from layoutrag.specs import parse_value
+
+CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
+
+
+# --------------------------------------------------------------------------- tight ranges
+@pytest.mark.parametrize(
+    ("text", "hint", "want"),
+    [
+        ("1.8-3.3", "V", (1.8, None, 3.3, "V")),
+        ("1.8–3.3 V", "", (1.8, None, 3.3, "V")),  # an en dash, folded to a hyphen
+        ("3.3-5.5V ±5%", "", (3.3, None, 5.5, "V")),  # the tolerance after the unit is no part of the range
+        ("-40-85", "°C", (-40.0, None, 85.0, "°C")),
+        ("-40–+85°C", "", (-40.0, None, 85.0, "°C")),
+        ("10-20", "ms", (0.01, None, 0.02, "s")),
+    ],
+)
+def test_an_unspaced_hyphen_between_a_smaller_and_a_greater_number_is_a_range(
+    text: str, hint: str, want: tuple[float | None, float | None, float | None, str]
+) -> None:
+    pv = parse_value(text, hint, "value")
+    assert pv is not None
+    lo, typ, hi, unit = want
+    assert (pv.min, pv.typ, pv.max, pv.unit) == (pytest.approx(lo), typ, pytest.approx(hi), unit)
+
+
+@pytest.mark.parametrize("text", ["5-3", "2019-05", "0402-100", "10-6", "+5-+10", "1.8-3.3-5"])
+def test_an_unspaced_hyphen_that_is_no_range_reads_nothing(text: str) -> None:
+    assert parse_value(text, "V", "value") is None
+
+
+def test_tight_ranges_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(specs_mod, "TIGHT_RANGES", False)
+    assert parse_value("1.8-3.3", "V", "value") is None
+    spaced = parse_value("1.8 - 3.3", "V", "value")  # spaced, read before specs-18 too
+    assert spaced is not None and (spaced.min, spaced.max) == (1.8, 3.3)
+
+
+# --------------------------------------------------------------------------- volt suffixes
+@pytest.mark.parametrize(
+    ("text", "value", "printed"),
+    [("5 VDC", 5.0, "VDC"), ("12 Vdc", 12.0, "Vdc"), ("230VAC", 230.0, "VAC"), ("3 kVAC", 3000.0, "kVAC"),
+     ("1.5kVDC", 1500.0, "kVDC"), ("100 Vrms", 100.0, "Vrms")],
+)
+def test_a_volt_printed_with_its_kind_of_current_is_a_voltage(text: str, value: float, printed: str) -> None:
+    pv = parse_value(text)
+    assert pv is not None and (pv.typ, pv.unit, pv.unit_printed) == (value, "V", printed)
+
+
+def test_a_supply_range_in_vdc() -> None:
+    pv = parse_value("9.60 to 14.40 VDC")
+    assert pv is not None and (pv.min, pv.max, pv.unit) == (9.6, 14.4, "V")
+
+
+# --------------------------------------------------------------------------- merged units
+COLS = [(30, 170), (170, 377), (377, 424), (424, 470), (470, 517), (517, 564)]
+
+
+def _row(cells: list[str], y0: float, y1: float, unit_box: tuple[float, float] | None = None) -> TableRow:
+    boxes = [Box(x0, y0, x1, y1) for x0, x1 in COLS]
+    if unit_box is not None:  # the unit cell merged down: its box reaches over the rows below
+        boxes[5] = Box(517, unit_box[0], 564, unit_box[1])
+    return TableRow(page=1, bbox_pdf=Box(30, y0, 564, y1), cells=cells, text=" | ".join(cells), cell_boxes=boxes)
+
+
+def _merged_table(unit_box: tuple[float, float] | None) -> list[TableRow]:
+    return [
+        TableRow(page=1, bbox_pdf=Box(30, 198, 564, 213), cells=["Item", "Operating Condition", "Min.", "Typ.", "Max.", "Unit"],
+                 text="", is_header=True, cell_boxes=[Box(x0, 198, x1, 213) for x0, x1 in COLS]),
+        _row(["Operating Temperature", "Derating above 71℃", "-40", "--", "85", "℃"], 213, 228, unit_box),
+        _row(["Storage Temperature", "", "-55", "--", "125", ""], 228, 242),
+        _row(["Pin Soldering Temperature", "Soldering time: 10 seconds", "--", "--", "260", ""], 242, 263),
+        _row(["Storage Humidity", "Non-condensing", "5", "--", "95", "%RH"], 263, 278),
+        _row(["Case Temperature Rise", "Full load", "--", "25", "--", ""], 278, 292),
+    ]
+
+
+def _merged_specs(unit_box: tuple[float, float] | None) -> list[SpecValue]:
+    return extract_specs(CARD, [table_chunk(_merged_table(unit_box), title="General Specifications")])
+
+
+def test_a_unit_merged_down_over_three_rows_is_theirs() -> None:
+    got = {(v.parameter, v.min, v.max, v.unit) for v in _merged_specs((213, 263))}
+    assert ("operating_temperature", -40.0, 85.0, "°C") in got
+    assert ("storage_temperature", -55.0, 125.0, "°C") in got
+    assert ("soldering_temperature", None, 260.0, "°C") in got
+    # the row below the merged cell's box keeps its own empty unit: no value without a unit
+    assert not any(p == "case temperature rise" for p, *_ in got)
+
+
+def test_a_unit_cell_of_one_row_gives_nothing_to_the_next() -> None:
+    got = {v.parameter for v in _merged_specs(None)}
+    assert "operating_temperature" in got and "storage_temperature" not in got
+
+
+def test_merged_units_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "MERGED_UNITS", False)
+    got = {v.parameter for v in _merged_specs((213, 263))}
+    assert "operating_temperature" in got and "storage_temperature" not in got
