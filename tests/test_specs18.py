@@ -112,3 +112,53 @@ def test_merged_units_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "MERGED_UNITS", False)
     got = {v.parameter for v in _merged_specs((213, 263))}
     assert "operating_temperature" in got and "storage_temperature" not in got
+
+
+# --------------------------------------------------------------------------- description cases
+DCOLS = [(60, 240), (240, 370), (370, 410), (410, 450), (450, 490), (490, 530)]
+
+
+def _drow(cells: list[str], y: float, header: bool = False) -> TableRow:
+    return TableRow(page=1, bbox_pdf=Box(60, y, 530, y + 12), cells=cells, text=" | ".join(cells),
+                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in DCOLS])
+
+
+def _desc_specs(rows: list[list[str]]) -> list[SpecValue]:
+    made = [_drow(r, 100 + 12 * i, header=i == 0) for i, r in enumerate(rows)]
+    return extract_specs(CARD, [table_chunk(made, title="Receiver Characteristics")])
+
+
+CASES = [
+    ["Parameter", "Description", "Min", "Typ", "Max", "Unit"],
+    ["Sensitivity", "—", "—", "-105", "—", "dBm"],
+    ["Adjacent channel selectivity C/I", "F = F0 + 2 MHz", "—", "-33", "—", "dB"],
+    ["", "F = F0 - 2 MHz", "—", "-43", "—", "dB"],
+]
+SYMBOLS = [
+    ["Parameter", "Description", "Min", "Typ", "Max", "Unit"],
+    ["VIH", "High-level input voltage", "2.0", "—", "3.6", "V"],
+    ["tsr", "Stable supply voltage to reset high", "10", "—", "—", "ms"],
+]
+
+
+def test_a_description_column_beside_the_names_holds_each_rows_case() -> None:
+    got = [(v.parameter_printed, v.typ, v.conditions) for v in _desc_specs(CASES)]
+    assert got == [
+        ("Sensitivity", -105.0, ""),  # "—" in the case column: none printed
+        ("Adjacent channel selectivity C/I", -33.0, "F = F0 + 2 MHz"),
+        ("Adjacent channel selectivity C/I", -43.0, "F = F0 - 2 MHz"),
+    ]
+
+
+def test_a_description_column_beside_symbols_is_the_name() -> None:
+    got = {(v.parameter_printed, v.symbol, v.min, v.max, v.conditions) for v in _desc_specs(SYMBOLS)}
+    assert got == {
+        ("High-level input voltage", "VIH", 2.0, 3.6, ""),
+        ("Stable supply voltage to reset high", "tsr", 0.01, None, ""),
+    }
+
+
+def test_description_cases_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "DESCRIPTION_CASES", False)
+    got = [(v.parameter_printed, v.conditions) for v in _desc_specs(CASES)]
+    assert ("Adjacent channel selectivity C/I", "") in got  # the case lost, as before specs-18

@@ -606,6 +606,7 @@ class _Cols:
     head_boxes: list[BBox] = field(default_factory=list)  # the last header row's cell boxes
     part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
     groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
+    cases: int | None = None  # a second name column ("Description") read as each row's case
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
@@ -814,6 +815,9 @@ def _is_header_row(row: TableRow) -> bool:
     return row.is_header and any(match_parameter(c, "")[0] and match_parameter(c, "")[1] for c in filled[1:])
 
 
+DESCRIPTION_CASES = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without description-cases)
+
+
 def _columns(header_rows: list[TableRow]) -> _Cols:
     """Column roles from one or more header rows; a sub-header (Min/Typ/Max under a merged
     "Value") wins over the row above it."""
@@ -864,6 +868,12 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.roles[first] = "parameter"
     if cols.kind == "" and any(r in _VALUE_ROLES for r in cols.roles.values()) and 0 not in cols.roles:
         cols.roles[0] = "parameter"
+    names = sorted(i for i, r in cols.roles.items() if r == "parameter")
+    if DESCRIPTION_CASES and len(names) >= 2 and cols.col("conditions") is None:
+        # "Parameter | Description | Min | Typ | Max | Unit" (Espressif, Microchip/Micrel): the name
+        # is in the first; the second holds each row's case ("F = F0 + 2 MHz"), its condition
+        cols.roles[names[1]] = "conditions"
+        cols.cases = names[1]
     scol = cols.col("symbol")
     if (
         _NAMELESS
@@ -2495,6 +2505,14 @@ def _long_row(
         cols.col("conditions"),
     )
     name, symbol, unit_text = _cell(row, pcol), _cell(row, scol), _cell(row, ucol)
+    described = False
+    if cols.cases is not None and not symbol:
+        # "Parameter | Description" where the first holds symbols ("VIH" | "High-level input
+        # voltage"): the description is the name, the symbol the symbol - not a case
+        desc = _cell(row, cols.cases)
+        symbol_like = len(name.replace(" ", "")) <= 8 and not re.search(r"[a-z]{4}|^[A-Z][a-z]+$", name)
+        if name and symbol_like and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}", desc):
+            name, symbol, described = desc, name, True
     if not name and pcol is not None:
         # the grid put symbol and name in an unlabelled cell left of the Parameter column ("IQ
         # Quiescent current" under no header): that is this row's name, not the row above's
@@ -2542,7 +2560,9 @@ def _long_row(
     out: list[tuple[str, SpecValue]] = []
     qual = _qualifier(row, cols)
     for g, filled in per_group:
-        conditions = _cell(row, ccol)
+        conditions = "" if described else _cell(row, ccol)
+        if re.fullmatch(r"[-–—−/]+", conditions.strip()):
+            conditions = ""  # "—" in a Conditions cell: none printed
         if CONDITION_SPAN and ccol is not None:
             # a merged "Conditions" header over several grid columns: the unheaded cells right of it
             # (up to the next headed column) hold the rest of the row's conditions
