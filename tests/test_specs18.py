@@ -2,7 +2,9 @@
 dash unspaced ("1.8-3.3 V", "-40–85 °C") is min/max when the second number is the greater.
 Volt suffixes: "VDC", "VAC", "kVAC" are volts (IEC 60050-131). merged-units: a unit cell merged
 down over several rows (find_tables gives its text to the first row, a box reaching over the
-others) is the unit of the rows inside that box whose own unit cell is empty."""
+others) is the unit of the rows inside that box whose own unit cell is empty. description-cases: a
+"Description" column beside the names holds each row's case, beside symbols the name.
+table-conditions: the conditions a table's caption states follow each value's own."""
 
 from __future__ import annotations
 
@@ -162,3 +164,58 @@ def test_description_cases_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "DESCRIPTION_CASES", False)
     got = [(v.parameter_printed, v.conditions) for v in _desc_specs(CASES)]
     assert ("Adjacent channel selectivity C/I", "") in got  # the case lost, as before specs-18
+
+
+# --------------------------------------------------------------------------- table conditions
+@pytest.mark.parametrize(
+    ("caption", "cond"),
+    [
+        ("Electrical Characteristics (Ta = 25°C)", "Ta = 25°C"),
+        ("Electro-Optical Characteristics (Ta=25℃unless specified otherwise)", "Ta=25°C"),
+        ("MAXIMUM RATINGS (TA = 25 °C unless otherwise noted)", "TA = 25 °C"),
+        ("Table 5: Static characteristics Ta = −40 °C to +85 °C for commercial applications, unless otherwise specified.",
+         "Ta = -40 °C to +85 °C for commercial applications"),
+        ("Electrical Specifications: Unless otherwise indicated, VDD = +2.7V to +5.5V, GND = Ground.",
+         "VDD = +2.7V to +5.5V, GND = Ground"),
+        ("Table 7. Jitter – LVCMOS, -40°C to 105°C", "LVCMOS, -40°C to 105°C"),  # the mode after the dash
+        ("Absolute Maximum Ratings", ""),
+        ("over operating free-air temperature range (unless otherwise noted)", ""),
+        ("Storage Temperature -65 °C to 150 °C", ""),  # a value printed above a table, no caption
+        ("DRAIN Peak Voltage.......... -0.3 V to 700 V TA = 25 °C", ""),  # a dot-leader ratings line
+    ],
+)
+def test_the_conditions_a_caption_states(caption: str, cond: str) -> None:
+    assert stage._caption_condition(caption) == cond
+
+
+TCOLS = [(50, 200), (200, 330), (330, 380), (380, 430), (430, 480), (480, 520)]
+
+
+def _trow(cells: list[str], y: float, header: bool = False) -> TableRow:
+    return TableRow(page=1, bbox_pdf=Box(50, y, 520, y + 12), cells=cells, text=" | ".join(cells),
+                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in TCOLS])
+
+
+CHARS = [
+    ["Parameter", "Conditions", "Min", "Typ", "Max", "Unit"],
+    ["Supply current", "VCC = 5 V", "", "1.2", "2.0", "mA"],
+    ["Input leakage current", "", "", "", "1", "µA"],
+    ["Leakage current", "at TA = 85 °C", "", "", "5", "µA"],
+]
+
+
+def _caption_specs(title: str) -> list[SpecValue]:
+    made = [_trow(r, 100 + 12 * i, header=i == 0) for i, r in enumerate(CHARS)]
+    return extract_specs(CARD, [table_chunk(made, title=title)])
+
+
+def test_a_captions_conditions_follow_each_rows_own() -> None:
+    got = {(v.parameter, v.conditions) for v in _caption_specs("Electrical Characteristics (TA = 25°C)")}
+    assert got == {("supply_current", "VCC = 5 V; TA = 25°C"), ("input leakage current", "TA = 25°C"),
+                   ("leakage current", "at TA = 85 °C")}  # a row setting TA itself keeps its own
+
+
+def test_table_conditions_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "TABLE_CONDITIONS", False)
+    got = {(v.parameter, v.conditions) for v in _caption_specs("Electrical Characteristics (TA = 25°C)")}
+    assert got == {("supply_current", "VCC = 5 V"), ("input leakage current", ""), ("leakage current", "at TA = 85 °C")}

@@ -332,6 +332,8 @@ def extract_specs(
             continue
         else:
             values = _table_specs(card.doc_id, part, c, words, parts)
+            if TABLE_CONDITIONS:
+                _add_table_conditions(values, _table_conditions(c, words))
         ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
         block = _block_of(c, card)
         for v in values:
@@ -896,6 +898,83 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
                 if hint:
                     cols.unit_hints[i] = hint
     return cols
+
+
+TABLE_CONDITIONS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without table-conditions)
+# where a caption states its conditions: a quantity set equal to a number ("TA = 25°C", "VDD = 5 V") or
+# a temperature range ("-40°C to +85°C")
+_CAPTION_COND_RE = re.compile(
+    r"\b(?:T[AaJjCc]|V[A-Z][A-Za-z0-9_]{0,6})\s*=\s*[-+]?\d|[-+]?\d+(?:\.\d+)?\s*°C\s*(?:to|~|\.\.\.?)\s*[-+]?\d"
+)
+_UNLESS_RE = re.compile(r"\(?\s*,?\s*unless\s+(?:otherwise\s+)?(?:noted|specified|stated|indicated|otherwise)[^,.;)]*[,.;]?\s*\)?",
+                        re.IGNORECASE)
+
+
+def _caption_condition(text: str) -> str:
+    """The conditions a table's caption states for every row: its parenthesised clauses that set a
+    quantity or a temperature range ("Electrical Characteristics (Ta = 25°C)"), else the caption from
+    its first such clause on ("Static characteristics Ta = -40 °C to +85 °C for commercial
+    applications"; "Jitter & Phase Noise - Clipped Sinewave, 0°C to 70°C": from the spaced dash, the
+    mode the table is for; a bare temperature range counts only so or in parentheses). "Unless
+    otherwise noted" is left out (a row's own condition wins)."""
+    t = re.sub(r"\s+", " ", fold(text)).strip()
+    parens = [p.strip() for p in re.findall(r"\(([^()]*)\)", t) if _CAPTION_COND_RE.search(p)]
+    if parens:
+        return "; ".join(_UNLESS_RE.sub(" ", p).strip(" ,;.") for p in parens)
+    if re.search(r"\.{4,}|…{2,}", t):
+        return ""  # a ratings line with dot leaders: a value, not a caption
+    m = _CAPTION_COND_RE.search(t)
+    if m is None:
+        return ""
+    start = m.start()
+    dash = t.rfind(" - ", 0, start)
+    if dash >= 0 and len(t[dash + 3 : start]) <= 40:
+        start = dash + 3  # the mode the table is for, after the caption's dash
+    elif "=" not in m.group(0):
+        return ""  # a bare range outside parentheses and after no dash: a value printed above the table
+    return _UNLESS_RE.sub(" ", t[start:]).strip(" ,;.")
+
+
+def _table_conditions(c: Chunk, words: Callable[[int], list[Word]] | None) -> str:
+    """The conditions a table chunk's caption states: its section heading and the printed lines
+    above its first row inside the chunk's region, or a caption row drawn inside the grid."""
+    texts = [c.section_title] if c.section_title else []
+    if c.rows:
+        first = c.rows[0]
+        if _title_row(first):
+            texts.append(" ".join(x for x in first.cells if x.strip()))
+        span = _region_span(c, first.page)
+        if words is not None and span is not None:
+            above = [w for w in _words_in(words(first.page), BBox(*span)) if w.bbox_pdf.center[1] < first.bbox_pdf.y0 - 1]
+            texts += [" ".join(w.text for w in sorted(line, key=lambda w: w.bbox_pdf.x0)) for line in _printed_lines(above)]
+    out: list[str] = []
+    for t in texts:
+        cond = _caption_condition(t)
+        if cond and len(cond) <= 120 and not any(cond in o or o in cond for o in out):
+            out.append(cond)
+    return "; ".join(out)
+
+
+_SET_QTY_RE = re.compile(r"(?<![A-Za-z0-9])@?\s*([A-Za-z][A-Za-z0-9_]{0,7})\s*(?:=|≤|<|≥|>)")
+
+
+def _add_table_conditions(values: list[SpecValue], cond: str) -> None:
+    """The caption's conditions after each value's own (an ordering table's caption is no condition).
+    A caption clause setting a quantity the row sets itself, in its conditions or its name ("TA =
+    25°C" over a row "at TA = 50°C"), is left out for that row: the row's wins ("unless otherwise
+    noted")."""
+    if not cond:
+        return
+    clauses = [x.strip() for x in re.split(r";\s*|,\s*(?=@?\s*[A-Za-z][A-Za-z0-9_]{0,7}\s*=)", cond) if x.strip()]
+    for v in values:
+        if v.table == "ordering":
+            continue
+        own = {m.group(1).lower() for m in _SET_QTY_RE.finditer(fold(f"{v.conditions} {v.parameter_printed}"))}
+        keep = [x for x in clauses if not ((m := _SET_QTY_RE.match(x)) and m.group(1).lower() in own)]
+        add = cond if len(keep) == len(clauses) else ", ".join(keep)
+        if not add or fold(add) in fold(v.conditions):
+            continue
+        v.conditions = f"{v.conditions}; {add}" if v.conditions else add
 
 
 def _table_specs(
