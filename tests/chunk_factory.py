@@ -356,3 +356,14 @@ def table_chunk(rows: list[TableRow], region: Box | None = None, *, text: str = 
         regions=[Region(page=1, bbox_pdf=region, label="table")],
         section_title=title,
     )
+
+
+def grid_row(cells: list[str], y: float, cols: list[tuple[float, float]], *, header: bool = False, h: float = 12) -> TableRow:
+    """A page-1 table row of `cells`, one cell box per (x0, x1) of `cols`, from y to y + h."""
+    return TableRow(page=1, bbox_pdf=Box(cols[0][0], y, cols[-1][1], y + h), cells=cells, text=" | ".join(cells),
+                    is_header=header, cell_boxes=[Box(x0, y, x1, y + h) for x0, x1 in cols])
+
+
+def grid_chunk(rows: list[list[str]], cols: list[tuple[float, float]], *, title: str = "") -> Chunk:
+    """A table chunk of `rows` (the first the header), 12 pt each from y = 100, on the grid `cols`."""
+    return table_chunk([grid_row(r, 100 + 12 * i, cols, header=i == 0) for i, r in enumerate(rows)], title=title)

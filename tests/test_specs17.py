@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 import layoutrag.chunking.specs as stage
-from chunk_factory import table_chunk
+from chunk_factory import grid_chunk, grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs
-from layoutrag.records import Box, DocumentCard, SpecValue, TableRow
+from layoutrag.records import DocumentCard, SpecValue, TableRow
 
 CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
 
@@ -21,8 +21,7 @@ UCOLS = [(50, 250), (250, 270), (270, 340), (340, 410), (410, 460)]
 
 
 def _urow(cells: list[str], y: float, header: bool = False) -> TableRow:
-    return TableRow(page=1, bbox_pdf=Box(50, y, 460, y + 12), cells=cells, text=" | ".join(cells),
-                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in UCOLS])
+    return grid_row(cells, y, UCOLS, header=header)
 
 
 THERMAL = [
@@ -99,14 +98,8 @@ def test_option_pieces(text: str, pieces: list[str] | None) -> None:
 OCOLS = [(50, 200), (200, 420), (420, 520)]
 
 
-def _orow(cells: list[str], y: float, header: bool = False) -> TableRow:
-    return TableRow(page=1, bbox_pdf=Box(50, y, 520, y + 12), cells=cells, text=" | ".join(cells),
-                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in OCOLS])
-
-
 def _option_specs(rows: list[list[str]]) -> list[SpecValue]:
-    made = [_orow(r, 100 + 12 * i, header=i == 0) for i, r in enumerate(rows)]
-    return extract_specs(CARD, [table_chunk(made, title="Specifications")])
+    return extract_specs(CARD, [grid_chunk(rows, OCOLS, title="Specifications")])
 
 
 OPTIONS = [

@@ -12,7 +12,7 @@ import pytest
 
 import layoutrag.chunking.specs as stage
 import layoutrag.specs as specs_mod
-from chunk_factory import table_chunk
+from chunk_factory import grid_chunk, table_chunk
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, DocumentCard, SpecValue, TableRow
 from layoutrag.specs import parse_value
@@ -120,14 +120,8 @@ def test_merged_units_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
 DCOLS = [(60, 240), (240, 370), (370, 410), (410, 450), (450, 490), (490, 530)]
 
 
-def _drow(cells: list[str], y: float, header: bool = False) -> TableRow:
-    return TableRow(page=1, bbox_pdf=Box(60, y, 530, y + 12), cells=cells, text=" | ".join(cells),
-                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in DCOLS])
-
-
 def _desc_specs(rows: list[list[str]]) -> list[SpecValue]:
-    made = [_drow(r, 100 + 12 * i, header=i == 0) for i, r in enumerate(rows)]
-    return extract_specs(CARD, [table_chunk(made, title="Receiver Characteristics")])
+    return extract_specs(CARD, [grid_chunk(rows, DCOLS, title="Receiver Characteristics")])
 
 
 CASES = [
@@ -191,11 +185,6 @@ def test_the_conditions_a_caption_states(caption: str, cond: str) -> None:
 TCOLS = [(50, 200), (200, 330), (330, 380), (380, 430), (430, 480), (480, 520)]
 
 
-def _trow(cells: list[str], y: float, header: bool = False) -> TableRow:
-    return TableRow(page=1, bbox_pdf=Box(50, y, 520, y + 12), cells=cells, text=" | ".join(cells),
-                    is_header=header, cell_boxes=[Box(x0, y, x1, y + 12) for x0, x1 in TCOLS])
-
-
 CHARS = [
     ["Parameter", "Conditions", "Min", "Typ", "Max", "Unit"],
     ["Supply current", "VCC = 5 V", "", "1.2", "2.0", "mA"],
@@ -205,8 +194,7 @@ CHARS = [
 
 
 def _caption_specs(title: str) -> list[SpecValue]:
-    made = [_trow(r, 100 + 12 * i, header=i == 0) for i, r in enumerate(CHARS)]
-    return extract_specs(CARD, [table_chunk(made, title=title)])
+    return extract_specs(CARD, [grid_chunk(CHARS, TCOLS, title=title)])
 
 
 def test_a_captions_conditions_follow_each_rows_own() -> None:
