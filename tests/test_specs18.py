@@ -207,3 +207,26 @@ def test_table_conditions_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "TABLE_CONDITIONS", False)
     got = {(v.parameter, v.conditions) for v in _caption_specs("Electrical Characteristics (TA = 25°C)")}
     assert got == {("supply_current", "VCC = 5 V"), ("input leakage current", ""), ("leakage current", "at TA = 85 °C")}
+
+
+# --------------------------------------------------------------------------- code rows
+OCOLS = [(50, 170), (170, 300), (300, 420)]
+ORDERING = [
+    ["PART", "TEMP RANGE", "PACKAGE"],
+    ["DS1307Z", "0°C to +70°C", "8 SO"],
+    ["DS1307ZN+T&R", "-40°C to +85°C", "8 SO Tape and Reel"],
+    ["Other", "-55°C to +125°C", "Dice"],
+]
+RTC = DocumentCard(doc_id="d", file_name="rtc.pdf", series=["DS1307"], part_numbers=["DS1307", "DS1307Z"])
+
+
+def test_an_ordering_row_named_by_a_listed_parts_own_code_is_that_codes() -> None:
+    got = {(v.part, v.min, v.max) for v in extract_specs(RTC, [grid_chunk(ORDERING, OCOLS, title="Ordering Information")])}
+    # the code the card does not list names its row; a row named by no code stays the series'
+    assert got == {("DS1307Z", 0.0, 70.0), ("DS1307ZN+T&R", -40.0, 85.0), ("DS1307", -55.0, 125.0)}
+
+
+def test_code_rows_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CODE_ROWS", False)
+    got = {(v.part, v.min) for v in extract_specs(RTC, [grid_chunk(ORDERING, OCOLS, title="Ordering Information")])}
+    assert ("DS1307ZN+T&R", -40.0) not in got

@@ -1081,6 +1081,8 @@ def _read_rows(
         elif cols.kind == "named":
             # a row named by one of the document's parts (an ordering table's "DS1302Z | 0°C to +70°C") is that part's
             named_part = _part_named(_cell(row, 0), parts) if ROW_PARTS and parts else None
+            if named_part is None and CODE_ROWS and parts:
+                named_part = _code_of(_cell(row, 0), parts)
             out.extend(_named_row(doc_id, named_part or part, c, row, cols, words))
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
@@ -2472,6 +2474,25 @@ def _part_named(name: str, parts: tuple[str, ...]) -> str | None:
     known = {_norm_part(p): p for p in parts if len(_norm_part(p)) >= 5}
     hits = {known[t] for tok in re.split(r"[\s,;/()]+", name) if (t := _norm_part(tok)) in known}
     return hits.pop() if len(hits) == 1 else None
+
+
+CODE_ROWS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without code-rows)
+
+
+def _code_of(cell: str, parts: tuple[str, ...]) -> str | None:
+    """An ordering row named by a code the card does not list, one of a listed part's own ordering
+    codes ("DS1307ZN+T&R" of DS1307Z, "LM358AMX/NOPB" of LM358A): that code, as printed - the row's
+    values (its temperature range, its package) are that code's, not the series'. One token that
+    begins with a listed part's name (5 characters at least) and goes on."""
+    t = cell.strip()
+    if not t or re.search(r"\s", t) or not re.search(r"\d", t):
+        return None
+    n = _norm_part(t)
+    for p in parts:
+        k = _norm_part(p)
+        if len(k) >= 5 and n.startswith(k) and len(n) > len(k):
+            return t
+    return None
 
 
 def _names_part(label: str, parts: tuple[str, ...]) -> bool:
