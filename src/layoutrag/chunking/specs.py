@@ -1081,7 +1081,7 @@ def _read_rows(
         elif cols.kind == "named":
             # a row named by one of the document's parts (an ordering table's "DS1302Z | 0°C to +70°C") is that part's
             named_part = _part_named(_cell(row, 0), parts) if ROW_PARTS and parts else None
-            if named_part is None and CODE_ROWS and parts:
+            if named_part is None and ROW_PARTS and CODE_ROWS and parts:
                 named_part = _code_of(_cell(row, 0), parts)
             out.extend(_named_row(doc_id, named_part or part, c, row, cols, words))
         else:
