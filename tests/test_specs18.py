@@ -230,3 +230,23 @@ def test_code_rows_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "CODE_ROWS", False)
     got = {(v.part, v.min) for v in extract_specs(RTC, [grid_chunk(ORDERING, OCOLS, title="Ordering Information")])}
     assert ("DS1307ZN+T&R", -40.0) not in got
+
+
+# --------------------------------------------------------------------------- conditions left
+LCOLS = [(50, 150), (150, 190), (190, 260), (260, 320), (320, 360), (360, 400), (400, 440), (440, 480)]
+SUBROWS = [
+    ["PARAMETER", "SYMBOL", "", "CONDITIONS", "MIN", "TYP", "MAX", "UNITS"],  # the header word over the right cell
+    ["CLK Low Time", "tCL", "VCC = 2.0V", "(Note 6)", "1000", "", "", "ns"],
+    ["", "", "VCC = 5V", "", "250", "", "", ""],
+]
+
+
+def test_the_cells_left_of_a_conditions_header_set_over_its_right_cell_are_conditions() -> None:
+    got = [(v.min, v.conditions) for v in extract_specs(CARD, [grid_chunk(SUBROWS, LCOLS, title="AC Characteristics")])]
+    assert got == [(pytest.approx(1e-6), "VCC = 2.0V (Note 6)"), (pytest.approx(2.5e-7), "VCC = 5V")]
+
+
+def test_conditions_left_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CONDITIONS_LEFT", False)
+    got = [v.conditions for v in extract_specs(CARD, [grid_chunk(SUBROWS, LCOLS, title="AC Characteristics")])]
+    assert got == ["(Note 6)", ""]  # the sub-rows' case lost, as before specs-18
