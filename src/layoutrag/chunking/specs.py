@@ -2671,14 +2671,14 @@ def _long_row(
             # (up to the next headed column) hold the rest of the row's conditions
             nxt = min((i for i in cols.roles if i > ccol), default=len(row.cells))
             rest = [_cell(row, i) for i in range(ccol + 1, nxt) if i not in cols.named and _cell(row, i)]
-            left: list[str] = []
+            before_c: list[str] = []
             if CONDITIONS_LEFT:
                 # the header's word set over the right one of two merged grid columns ("TEST |
                 # CONDITIONS", "| CONDITIONS"): the unheaded cells left of it, back to the column
                 # before (a name, a symbol), hold the row's conditions too ("VCC = 2.0V | (Note 6)")
                 prv = max((i for i in cols.roles if i < ccol), default=-1)
-                left = [_cell(row, i) for i in range(prv + 1, ccol) if i not in cols.named and _cell(row, i)]
-            conditions = " ".join(x for x in (*left, conditions, *rest) if x)
+                before_c = [_cell(row, i) for i in range(prv + 1, ccol) if i not in cols.named and _cell(row, i)]
+            conditions = " ".join(x for x in (*before_c, conditions, *rest) if x)
         if cond_name:
             conditions = f"{cond_name}; {conditions}" if conditions else cond_name
         if g.label and not g.part:
