@@ -12,7 +12,7 @@ import pytest
 
 import layoutrag.chunking.specs as stage
 import layoutrag.specs as specs_mod
-from chunk_factory import grid_chunk, table_chunk
+from chunk_factory import grid_chunk, grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, DocumentCard, SpecValue, TableRow
 from layoutrag.specs import parse_value
@@ -250,3 +250,35 @@ def test_conditions_left_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "CONDITIONS_LEFT", False)
     got = [v.conditions for v in extract_specs(CARD, [grid_chunk(SUBROWS, LCOLS, title="AC Characteristics")])]
     assert got == ["(Note 6)", ""]  # the sub-rows' case lost, as before specs-18
+
+
+# --------------------------------------------------------------------------- line conditions
+def test_a_lines_words_under_a_name_above_it_are_its_condition_without_a_conditions_column(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from layoutrag.records import Word
+
+    cols = [(50, 250), (250, 290), (290, 330), (330, 370), (370, 410), (410, 440)]
+    head = grid_row(["Characteristic", "Symbol", "Min", "Typ", "Max", "Unit"], 100, cols, header=True)
+    # one grid row, three printed lines: the name, then two value lines each with its condition
+    body = TableRow(page=1, bbox_pdf=Box(50, 112, 440, 148), text="",
+                    cells=["Reference Voltage (Vin = 2.0 V, TA = 25°C) (Vin = 1.4 V to 10 V)", "Vref",
+                           "1.238 1.225", "1.25", "1.262 1.270", "V"],
+                    cell_boxes=[Box(x0, 112, x1, 148) for x0, x1 in cols])
+
+    def w(text: str, x0: float, y: float) -> Word:
+        return Word(text=text, bbox_pdf=(x0, y, x0 + 5 * len(text), y + 8))
+
+    page = [w("Characteristic", 55, 102), w("Symbol", 255, 102), w("Min", 295, 102), w("Typ", 335, 102),
+            w("Max", 375, 102), w("Unit", 412, 102), w("Reference", 55, 113), w("Voltage", 110, 113),
+            w("(Vin = 2.0 V, TA = 25°C)", 55, 125), w("1.238", 292, 125), w("1.25", 332, 125), w("1.262", 372, 125),
+            w("(Vin = 1.4 V to 10 V)", 55, 137), w("1.225", 292, 137), w("1.270", 372, 137),
+            w("Vref", 255, 125), w("V", 415, 125)]
+    chunk = table_chunk([head, body], title="Electrical Characteristics")
+
+    def read() -> list[tuple[float | None, str]]:
+        return [(v.min, v.conditions) for v in extract_specs(CARD, [chunk], lambda p: page)]
+
+    assert read() == [(1.238, "(Vin = 2.0 V, TA = 25°C)"), (1.225, "(Vin = 1.4 V to 10 V)")]
+    monkeypatch.setattr(stage, "LINE_CONDITIONS", False)
+    assert read() == [(1.238, ""), (1.225, "")]  # the lines' conditions lost, as before specs-18

@@ -2092,6 +2092,18 @@ def _read_long(
     return prev
 
 
+LINE_CONDITIONS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without line-conditions)
+
+
+def _line_condition(row: TableRow, cols: _Cols) -> str:
+    """The condition `_split_lines` put in a cell after the grid's: a line's own words under a name
+    printed above it, in a table with no Conditions column."""
+    n = len(cols.head_boxes) if cols.head_boxes else None
+    if not LINE_CONDITIONS or cols.col("conditions") is not None or n is None or len(row.cells) != n + 1:
+        return ""
+    return fold(row.cells[n])
+
+
 def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None) -> list[TableRow]:
     """A grid row holding several printed lines of values (no rule between them: "4 1 0.5" under
     Max, "A A A" under Unit, one line per condition) -> one row per value line. Each line's words
@@ -2195,7 +2207,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
                 cells[i] = " ".join(w.text for w in sorted(head, key=_reading))
                 boxes.append(b)
                 own = [w for w in band if column(w) == i and w not in head]
-                if own and ccol is not None:
+                if own and (ccol is not None or LINE_CONDITIONS):
                     extra.append((k, " ".join(w.text for w in own)))
                 continue
             if i in shared:  # the parameter's name and symbol (and a unit printed once) hold for every line
@@ -2220,6 +2232,11 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         for kk, text in extra:
             if kk == k and ccol is not None:
                 cells[ccol] = f"{text}; {cells[ccol]}" if cells[ccol] else text
+            elif kk == k and LINE_CONDITIONS and pcol is not None:
+                # no Conditions column: the line's words under the name, in a cell after the grid's
+                # (`_line_condition`), its condition ("(Vin - Vout = 1.4 V to 10 V, Iout = 10 mA to 800 mA)")
+                cells.append(text)
+                boxes.append(type(row.bbox_pdf)(row.cell_boxes[pcol].x0, cuts[k], row.cell_boxes[pcol].x1, cuts[k + 1]))
         if section and pcol is not None and _variant_label(cells[pcol]):
             # a line naming only variants ("TMP35/TMP36/TMP37 (F Grade)" under "ACCURACY"): the
             # section title names its quantity, the label is its case
@@ -2663,7 +2680,7 @@ def _long_row(
     out: list[tuple[str, SpecValue]] = []
     qual = _qualifier(row, cols)
     for g, filled in per_group:
-        conditions = "" if described else _cell(row, ccol)
+        conditions = "" if described else (_cell(row, ccol) or _line_condition(row, cols))
         if re.fullmatch(r"[-–—−/]+", conditions.strip()):
             conditions = ""  # "—" in a Conditions cell: none printed
         if CONDITION_SPAN and ccol is not None:
