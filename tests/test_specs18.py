@@ -282,3 +282,12 @@ def test_a_lines_words_under_a_name_above_it_are_its_condition_without_a_conditi
     assert read() == [(1.238, "(Vin = 2.0 V, TA = 25°C)"), (1.225, "(Vin = 1.4 V to 10 V)")]
     monkeypatch.setattr(stage, "LINE_CONDITIONS", False)
     assert read() == [(1.238, ""), (1.225, "")]  # the lines' conditions lost, as before specs-18
+
+
+def test_an_unheaded_symbol_column_left_of_the_conditions_is_the_symbol() -> None:
+    cols = [(50, 150), (150, 190), (190, 300), (300, 340), (340, 380), (380, 420), (420, 460)]
+    rows = [["Parameter", "", "Test conditions", "Min", "Typ", "Max", "Unit"],
+            ["Output voltage", "VOH", "V+ = 30 V, RL = 2 kΩ", "26", "", "", "V"],
+            ["Output current", "Sink", "VIN- = 1 V", "10", "20", "", "mA"]]  # a word, not a symbol: a case
+    got = {(v.parameter, v.symbol, v.conditions) for v in extract_specs(CARD, [grid_chunk(rows, cols, title="Output")])}
+    assert got == {("output_voltage_high", "VOH", "V+ = 30 V, RL = 2 kΩ"), ("output_current", "", "Sink VIN- = 1 V")}

@@ -911,6 +911,7 @@ _UNLESS_RE = re.compile(r"\(?\s*,?\s*unless\s+(?:otherwise\s+)?(?:noted|specifie
 
 
 CONDITIONS_LEFT = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without conditions-left)
+_SYMBOL_CELL_RE = re.compile(r"[A-Z][A-Z0-9_]{0,5}(?: ?\d)?")  # a symbol's cell: capitals, an index
 
 
 def _caption_condition(text: str) -> str:
@@ -2695,6 +2696,10 @@ def _long_row(
                 # before (a name, a symbol), hold the row's conditions too ("VCC = 2.0V | (Note 6)")
                 prv = max((i for i in cols.roles if i < ccol), default=-1)
                 before_c = [_cell(row, i) for i in range(prv + 1, ccol) if i not in cols.named and _cell(row, i)]
+                if before_c and scol is None and _SYMBOL_CELL_RE.fullmatch(before_c[0]):
+                    # an unheaded symbol column ("L", "RDC 1", "VOH" left of "Test conditions"): the symbol
+                    symbol = symbol or before_c[0]
+                    before_c = before_c[1:]
             conditions = " ".join(x for x in (*before_c, conditions, *rest) if x)
         if cond_name:
             conditions = f"{cond_name}; {conditions}" if conditions else cond_name
