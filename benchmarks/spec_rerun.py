@@ -84,6 +84,7 @@ _FLAGS = {
     "unit-columns": (stage, "UNIT_COLUMNS"),
     "tight-ranges": (specs_mod, "TIGHT_RANGES"),
     "merged-units": (stage, "MERGED_UNITS"),
+    "item-columns": (stage, "ITEM_COLUMNS"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

@@ -290,4 +290,29 @@ def test_an_unheaded_symbol_column_left_of_the_conditions_is_the_symbol() -> Non
             ["Output voltage", "VOH", "V+ = 30 V, RL = 2 kΩ", "26", "", "", "V"],
             ["Output current", "Sink", "VIN- = 1 V", "10", "20", "", "mA"]]  # a word, not a symbol: a case
     got = {(v.parameter, v.symbol, v.conditions) for v in extract_specs(CARD, [grid_chunk(rows, cols, title="Output")])}
-    assert got == {("output_voltage_high", "VOH", "V+ = 30 V, RL = 2 kΩ"), ("output_current", "", "Sink VIN- = 1 V")}
+    assert got == {("output_voltage_high", "VOH", "V+ = 30 V, RL = 2 kΩ"), ("output_current", "", "Sink; VIN- = 1 V")}
+
+
+# --------------------------------------------------------------------------- item columns
+ICOLS = [(50, 170), (170, 300), (300, 350), (350, 400), (400, 440)]
+RATINGS = [
+    ["", "", "MIN", "MAX", "UNIT"],
+    ["Voltage", "VIN", "-0.3", "6", "V"],  # the category merged down over its items
+    ["", "VEN", "-0.3", "6", ""],
+    ["Temperature", "Storage range, Tstg", "-65", "150", "°C"],
+    ["Power dissipation", "PDIP (P)", "", "830", "mW"],
+]
+
+
+def test_an_item_column_beside_a_category_names_the_row_or_is_its_case() -> None:
+    got = {(v.parameter, v.symbol, v.max, v.conditions) for v in extract_specs(CARD, [grid_chunk(RATINGS, ICOLS, title="Absolute Maximum Ratings")])}
+    assert ("supply_voltage", "VIN", 6.0, "") in got  # a bare symbol: the symbol
+    assert ("voltage", "VEN", 6.0, "") in got  # a symbol the vocabulary does not know keeps the category's name
+    assert ("storage_temperature", "Tstg", 150.0, "") in got  # a name the vocabulary knows names the row
+    assert ("power_dissipation", "", 0.83, "PDIP (P)") in got  # anything else is the row's case
+
+
+def test_item_columns_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "ITEM_COLUMNS", False)
+    got = {v.parameter for v in extract_specs(CARD, [grid_chunk(RATINGS, ICOLS, title="Absolute Maximum Ratings")])}
+    assert "storage_temperature" not in got and "supply_voltage" not in got

@@ -910,6 +910,73 @@ _UNLESS_RE = re.compile(r"\(?\s*,?\s*unless\s+(?:otherwise\s+)?(?:noted|specifie
                         re.IGNORECASE)
 
 
+ITEM_COLUMNS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without item-columns)
+_NAME_SYMBOL_RE = re.compile(r"(.+?),\s*([A-Za-z][A-Za-z0-9_()]{0,8})")  # "Junction range, TJ"
+
+
+def _item_column(row: TableRow, cols: _Cols, pcol: int, name: str, symbol: str) -> tuple[str, str, str]:
+    """An unheaded column between the names and the first headed column right of them (TI's absolute
+    maximum ratings: "Voltage | VIN", "Temperature | Junction range, TJ", "Power dissipation | PDIP
+    (P)"; the category merged down over its items). An item the vocabulary knows (by name or symbol)
+    names the row when the category does not; a bare symbol is the symbol; any other item (a pin, a
+    package, a case) is a condition. (name, symbol, condition)."""
+    first = min((i for i in cols.roles if i > pcol), default=len(row.cells))
+    cut = re.match(r"\s*[=≤≥<>]", _cell(row, cols.col("conditions")))  # "VIN" | "= 0 V": one condition cut in two
+    heads = cols.head_boxes
+    # a column under a header cell merged with a headed one ("TEST CONDITIONS" over two) is that one's;
+    # merged with the names' header it is an item of them
+    merged = {
+        i
+        for i in range(len(heads))
+        for j, r in cols.roles.items()
+        if j != i and r not in ("parameter", "symbol") and j < len(heads) and heads[i] == heads[j]
+    }
+    items = [_cell(row, i) for i in range(pcol + 1, first) if i not in cols.named and i not in merged and _cell(row, i)]
+    side = [_cell(row, i) for i in range(pcol + 1, first) if i not in cols.named and i in merged and _cell(row, i)]
+    if cut:
+        return name, symbol, " ".join(items + side)
+    if side:  # under the conditions' header: a symbol ("VOH") or part of the condition ("Sink"), never the name
+        if not symbol and _SYMBOL_CELL_RE.fullmatch(side[0]) and not (len(side) > 1 and re.match(r"[=≤≥<>]", side[1])):
+            symbol, side = side[0], side[1:]  # not "VIN" | "= 0 V": one condition cut over two cells
+        name, symbol, cond = _item_column_read(" ".join(items).strip(), name, symbol)
+        return name, symbol, " ".join(x for x in (cond, *side) if x)
+    return _item_column_read(" ".join(items).strip(), name, symbol)
+
+
+def _item_column_read(item: str, name: str, symbol: str) -> tuple[str, str, str]:
+    if not item:
+        return name, symbol, ""
+    if re.fullmatch(r"[-+±]?\d[\d.,]*", item) or (parse_value(item) or ParsedValue()).unit:
+        return name, symbol, ""  # a number under no header: a value's, not an item
+    lead = re.match(r"(\S+)\s+(.+)", item)
+    if (
+        not symbol
+        and lead
+        and _SYMBOL_CELL_RE.fullmatch(lead.group(1))
+        and re.search(r"[=≤≥<>]", lead.group(2))
+        and not re.match(r"[=≤≥<>]", lead.group(2))  # "VIN = VDD": the condition's own quantity
+    ):
+        return name, lead.group(1), lead.group(2)  # "ICC VCC = 5.0 V, output open": a symbol, then the condition
+    if re.search(r"[=≤≥<>]", item) or _is_condition(item):
+        return name, symbol, item  # a test condition printed in a column of its own
+    if not symbol and _SYMBOL_CELL_RE.fullmatch(name.replace(" ", "")) and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}", item):
+        return item, name, ""  # "VCC | Voltage source (VCC connects to power)": the symbol, then the name
+    if len(item.split()) >= 6 or item.endswith("."):
+        return name, symbol, item  # a note printed in a column of its own
+    m = _NAME_SYMBOL_RE.fullmatch(item)
+    iname, isym = (m.group(1), m.group(2)) if m else (item, "")
+    pid_i, known_i = match_parameter(iname, isym)
+    pid_n, known_n = match_parameter(name, symbol) if name else ("", False)
+    if not symbol and _SYMBOL_CELL_RE.fullmatch(item):
+        return name, item, ""  # a bare symbol ("VIN" under "Voltage", "VOL" beside "Swing")
+    if known_i and (not known_n or pid_i == pid_n):
+        # the item names the row ("Storage range, Tstg" under "Temperature"), or names it as a
+        # symbol-only name does ("Tstg | Storage temperature"): the item is the name
+        own = symbol or (name if known_n and " " not in name.strip() else "")
+        return iname if m else item, isym or own, ""
+    return name, symbol, item
+
+
 CONDITIONS_LEFT = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without conditions-left)
 _SYMBOL_CELL_RE = re.compile(r"[A-Z][A-Z0-9_]{0,5}(?: ?\d)?")  # a symbol's cell: capitals, an index
 
@@ -2678,10 +2745,16 @@ def _long_row(
     if not name:
         return [], prev
     keep = (name, symbol, unit_text)
+    item_cond = ""
+    if ITEM_COLUMNS and pcol is not None:
+        name, symbol, item_cond = _item_column(row, cols, pcol, name, symbol)
     out: list[tuple[str, SpecValue]] = []
     qual = _qualifier(row, cols)
     for g, filled in per_group:
         conditions = "" if described else (_cell(row, ccol) or _line_condition(row, cols))
+        if item_cond:
+            glue = " " if re.match(r"\s*[=≤≥<>]", conditions) else "; "
+            conditions = f"{item_cond}{glue}{conditions}" if conditions else item_cond
         if re.fullmatch(r"[-–—−/]+", conditions.strip()):
             conditions = ""  # "—" in a Conditions cell: none printed
         if CONDITION_SPAN and ccol is not None:
@@ -2695,7 +2768,11 @@ def _long_row(
                 # CONDITIONS", "| CONDITIONS"): the unheaded cells left of it, back to the column
                 # before (a name, a symbol), hold the row's conditions too ("VCC = 2.0V | (Note 6)")
                 prv = max((i for i in cols.roles if i < ccol), default=-1)
-                before_c = [_cell(row, i) for i in range(prv + 1, ccol) if i not in cols.named and _cell(row, i)]
+                before_c = [
+                    _cell(row, i)
+                    for i in range(prv + 1, ccol)
+                    if i not in cols.named and _cell(row, i) and not (ITEM_COLUMNS and prv == pcol)
+                ]  # right of the names themselves, `_item_column` has read them
                 if before_c and scol is None and _SYMBOL_CELL_RE.fullmatch(before_c[0]):
                     # an unheaded symbol column ("L", "RDC 1", "VOH" left of "Test conditions"): the symbol
                     symbol = symbol or before_c[0]
