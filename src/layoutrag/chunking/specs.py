@@ -59,6 +59,7 @@ from layoutrag.specs import (
     split_footnotes,
 )
 from layoutrag.storage import DataDir, atomic_write_json, check_id
+from layoutrag.vocab import package_prefixes
 
 __all__ = [
     "SPEC_STAGE_VERSION",
@@ -948,15 +949,18 @@ def _item_column_read(item: str, name: str, symbol: str) -> tuple[str, str, str]
         return name, symbol, ""
     if re.fullmatch(r"[-+±]?\d[\d.,]*", item) or (parse_value(item) or ParsedValue()).unit:
         return name, symbol, ""  # a number under no header: a value's, not an item
+    if not symbol and _SYMBOL_CELL_RE.fullmatch(item):
+        return name, item, ""  # a bare symbol ("VIN" under "Voltage", "RDC 1", "VOL" beside "Swing")
     lead = re.match(r"(\S+)\s+(.+)", item)
     if (
         not symbol
         and lead
+        and not _SYMBOL_CELL_RE.fullmatch(name.replace(" ", ""))  # a name that is a symbol itself ("VCC")
         and _SYMBOL_CELL_RE.fullmatch(lead.group(1))
-        and re.search(r"[=≤≥<>]", lead.group(2))
+        and lead.group(1) not in package_prefixes()  # "PDIP (P)", "SOIC (D)": a package, the row's case
         and not re.match(r"[=≤≥<>]", lead.group(2))  # "VIN = VDD": the condition's own quantity
     ):
-        return name, lead.group(1), lead.group(2)  # "ICC VCC = 5.0 V, output open": a symbol, then the condition
+        return name, lead.group(1), lead.group(2)  # "ICC VCC = 5.0 V, output open", "CLOAD VIOUT to GND": a symbol, then the condition
     if re.search(r"[=≤≥<>]", item) or _is_condition(item):
         return name, symbol, item  # a test condition printed in a column of its own
     if not symbol and _SYMBOL_CELL_RE.fullmatch(name.replace(" ", "")) and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{3,}", item):
