@@ -918,9 +918,9 @@ _NAME_SYMBOL_RE = re.compile(r"(.+?),\s*([A-Za-z][A-Za-z0-9_()]{0,8})")  # "Junc
 def _item_column(row: TableRow, cols: _Cols, pcol: int, name: str, symbol: str) -> tuple[str, str, str]:
     """An unheaded column between the names and the first headed column right of them (TI's absolute
     maximum ratings: "Voltage | VIN", "Temperature | Junction range, TJ", "Power dissipation | PDIP
-    (P)"; the category merged down over its items). An item the vocabulary knows (by name or symbol)
-    names the row when the category does not; a bare symbol is the symbol; any other item (a pin, a
-    package, a case) is a condition. (name, symbol, condition)."""
+    (P)"; the category merged down over its items), read by `_item_column_read`. A column under a header
+    merged with the conditions' is the conditions' side (a symbol or part of the condition, never the
+    name); a condition the grid cut over two cells ("VIN" | "= 0 V") stays one. (name, symbol, condition)."""
     first = min((i for i in cols.roles if i > pcol), default=len(row.cells))
     cut = re.match(r"\s*[=≤≥<>]", _cell(row, cols.col("conditions")))  # "VIN" | "= 0 V": one condition cut in two
     heads = cols.head_boxes
@@ -945,6 +945,9 @@ def _item_column(row: TableRow, cols: _Cols, pcol: int, name: str, symbol: str) 
 
 
 def _item_column_read(item: str, name: str, symbol: str) -> tuple[str, str, str]:
+    """One item's reading, in order: a number is a value's, not an item; a bare symbol is the symbol;
+    a symbol then words is the symbol and a condition; a condition or a note is the row's case; beside
+    a symbol-only name it is the name; a name the vocabulary knows names the row; else the row's case."""
     if not item:
         return name, symbol, ""
     if re.fullmatch(r"[-+±]?\d[\d.,]*", item) or (parse_value(item) or ParsedValue()).unit:
@@ -971,8 +974,6 @@ def _item_column_read(item: str, name: str, symbol: str) -> tuple[str, str, str]
     iname, isym = (m.group(1), m.group(2)) if m else (item, "")
     pid_i, known_i = match_parameter(iname, isym)
     pid_n, known_n = match_parameter(name, symbol) if name else ("", False)
-    if not symbol and _SYMBOL_CELL_RE.fullmatch(item):
-        return name, item, ""  # a bare symbol ("VIN" under "Voltage", "VOL" beside "Swing")
     if known_i and (not known_n or pid_i == pid_n):
         # the item names the row ("Storage range, Tstg" under "Temperature"), or names it as a
         # symbol-only name does ("Tstg | Storage temperature"): the item is the name
