@@ -316,3 +316,11 @@ def test_item_columns_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "ITEM_COLUMNS", False)
     got = {v.parameter for v in extract_specs(CARD, [grid_chunk(RATINGS, ICOLS, title="Absolute Maximum Ratings")])}
     assert "storage_temperature" not in got and "supply_voltage" not in got
+
+
+def test_temp_abbreviates_temperature_in_every_temperature_name() -> None:
+    from layoutrag.specs import match_parameter
+
+    assert match_parameter("Storage Temp., TO-46 Package")[0] == "storage_temperature"
+    assert match_parameter("Lead Temp.(Soldering, 10sec)")[0] == "soldering_temperature"
+    assert match_parameter("Junction Temp.")[0] == "junction_temperature"
