@@ -2755,36 +2755,39 @@ def _long_row(
         name, symbol, item_cond = _item_column(row, cols, pcol, name, symbol)
     out: list[tuple[str, SpecValue]] = []
     qual = _qualifier(row, cols)
+    # the row's own conditions, the same for every column group
+    conditions = "" if described else (_cell(row, ccol) or _line_condition(row, cols))
+    if item_cond:
+        glue = " " if re.match(r"\s*[=≤≥<>]", conditions) else "; "
+        conditions = f"{item_cond}{glue}{conditions}" if conditions else item_cond
+    if re.fullmatch(r"[-–—−/]+", conditions.strip()):
+        conditions = ""  # "—" in a Conditions cell: none printed
+    if CONDITION_SPAN and ccol is not None:
+        # a merged "Conditions" header over several grid columns: the unheaded cells right of it
+        # (up to the next headed column) hold the rest of the row's conditions
+        nxt = min((i for i in cols.roles if i > ccol), default=len(row.cells))
+        rest = [_cell(row, i) for i in range(ccol + 1, nxt) if i not in cols.named and _cell(row, i)]
+        before_c: list[str] = []
+        if CONDITIONS_LEFT:
+            # the header's word set over the right one of two merged grid columns ("TEST |
+            # CONDITIONS", "| CONDITIONS"): the unheaded cells left of it, back to the column
+            # before (a name, a symbol), hold the row's conditions too ("VCC = 2.0V | (Note 6)")
+            prv = max((i for i in cols.roles if i < ccol), default=-1)
+            before_c = [
+                _cell(row, i)
+                for i in range(prv + 1, ccol)
+                if i not in cols.named and _cell(row, i) and not (ITEM_COLUMNS and prv == pcol)
+            ]  # right of the names themselves, `_item_column` has read them
+            if before_c and scol is None and _SYMBOL_CELL_RE.fullmatch(before_c[0]):
+                # an unheaded symbol column ("L", "RDC 1", "VOH" left of "Test conditions"): the symbol
+                symbol = symbol or before_c[0]
+                before_c = before_c[1:]
+        conditions = " ".join(x for x in (*before_c, conditions, *rest) if x)
+    if cond_name:
+        conditions = f"{cond_name}; {conditions}" if conditions else cond_name
+    row_conditions = conditions
     for g, filled in per_group:
-        conditions = "" if described else (_cell(row, ccol) or _line_condition(row, cols))
-        if item_cond:
-            glue = " " if re.match(r"\s*[=≤≥<>]", conditions) else "; "
-            conditions = f"{item_cond}{glue}{conditions}" if conditions else item_cond
-        if re.fullmatch(r"[-–—−/]+", conditions.strip()):
-            conditions = ""  # "—" in a Conditions cell: none printed
-        if CONDITION_SPAN and ccol is not None:
-            # a merged "Conditions" header over several grid columns: the unheaded cells right of it
-            # (up to the next headed column) hold the rest of the row's conditions
-            nxt = min((i for i in cols.roles if i > ccol), default=len(row.cells))
-            rest = [_cell(row, i) for i in range(ccol + 1, nxt) if i not in cols.named and _cell(row, i)]
-            before_c: list[str] = []
-            if CONDITIONS_LEFT:
-                # the header's word set over the right one of two merged grid columns ("TEST |
-                # CONDITIONS", "| CONDITIONS"): the unheaded cells left of it, back to the column
-                # before (a name, a symbol), hold the row's conditions too ("VCC = 2.0V | (Note 6)")
-                prv = max((i for i in cols.roles if i < ccol), default=-1)
-                before_c = [
-                    _cell(row, i)
-                    for i in range(prv + 1, ccol)
-                    if i not in cols.named and _cell(row, i) and not (ITEM_COLUMNS and prv == pcol)
-                ]  # right of the names themselves, `_item_column` has read them
-                if before_c and scol is None and _SYMBOL_CELL_RE.fullmatch(before_c[0]):
-                    # an unheaded symbol column ("L", "RDC 1", "VOH" left of "Test conditions"): the symbol
-                    symbol = symbol or before_c[0]
-                    before_c = before_c[1:]
-            conditions = " ".join(x for x in (*before_c, conditions, *rest) if x)
-        if cond_name:
-            conditions = f"{cond_name}; {conditions}" if conditions else cond_name
+        conditions = row_conditions
         if g.label and not g.part:
             conditions = f"{conditions}; {g.label}" if conditions else g.label
         variants = [filled]
