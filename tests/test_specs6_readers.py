@@ -105,7 +105,7 @@ def test_two_leader_lists_side_by_side_in_a_table_chunk() -> None:
         ("supply_voltage", -0.5, None, 8.5, "V", "ratings", ""),
         ("supply_voltage", 3.0, None, 8.0, "V", "characteristics", ""),  # under "Operating Conditions"
         ("operating_temperature", -55.0, None, 125.0, "°C", "characteristics", "Ceramic Package"),
-        ("junction_temperature", None, 150.0, None, "°C", "ratings", ""),  # the name with its line matches
+        ("junction_temperature", None, None, 150.0, "°C", "ratings", ""),  # the name with its line matches
         ("storage_temperature", -65.0, None, 150.0, "°C", "ratings", ""),
     }
     tj = next(v for v in vals if v.parameter == "junction_temperature")
@@ -128,10 +128,10 @@ def test_a_ratings_list_printed_as_text() -> None:
     vals = extract_specs(CARD, [chunk], lambda p: words)
     got = [(v.parameter, v.min, v.typ, v.max, v.unit, v.table) for v in vals]
     assert got == [
-        ("supply_voltage", None, 6.0, None, "V", "ratings"),  # named by its symbol alone (specs-8)
+        ("supply_voltage", None, None, 6.0, "V", "ratings"),  # named by its symbol alone (specs-8); a limit (specs-19)
         ("storage_temperature", -65.0, None, 150.0, "°C", "ratings"),
         ("ambient temp. with power applied", -55.0, None, 125.0, "°C", "ratings"),  # mixed leader, not operating
-        ("junction_temperature", None, 150.0, None, "°C", "ratings"),
+        ("junction_temperature", None, None, 150.0, "°C", "ratings"),
     ]  # "Features ...... 1": no unit, a contents line, not read
     # the value's box starts where the dots end: it holds "-65°C" (cut by the characters' widths)
     st = vals[1].cells[0].bbox_pdf

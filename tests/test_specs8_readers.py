@@ -214,10 +214,10 @@ def test_a_ratings_list_printed_without_dot_leaders() -> None:
     got = {(v.parameter, v.parameter_printed, v.min, v.typ, v.max) for v in extract_specs(CARD, [chunk], lambda p: words)}
     assert got == {
         ("supply_voltage", "Supply Voltage", -0.2, None, 35.0),
-        ("output_current", "Output Current", None, 0.01, None),
+        ("output_current", "Output Current", None, None, 0.01),  # a lone rating is its limit (specs-19)
         # the heading names the indented line's quantity
         ("operating_temperature", "Operating Temperature Range, Military grade", -55.0, None, 125.0),
-        ("soldering_temperature", "Lead Temperature (Soldering, 10 seconds)", None, 260.0, None),
+        ("soldering_temperature", "Lead Temperature (Soldering, 10 seconds)", None, None, 260.0),
     }
     supply = next(v for v in extract_specs(CARD, [chunk], lambda p: words) if v.parameter == "supply_voltage")
     assert supply.cells[0].bbox_pdf.x0 >= 215  # the value's own box, right of the name

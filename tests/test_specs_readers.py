@@ -81,9 +81,9 @@ def test_a_ratings_list_printed_with_dot_leaders() -> None:
     chunk = table_chunk(rows, Box(70, 50, 400, 105), title="ABSOLUTE MAXIMUM RATINGS")
     vals = extract_specs(CARD, [chunk], lambda p: words)
     got = [(v.parameter, v.min, v.typ, v.max, v.unit, v.conditions, v.table) for v in vals]
-    assert got[:2] == [("supply_voltage", None, 36.0, None, "V", "", "ratings"),
+    assert got[:2] == [("supply_voltage", None, None, 36.0, "V", "", "ratings"),  # a lone rating is its limit (specs-19)
                        ("operating_temperature", -40.0, None, 125.0, "°C", "", "ratings")]
-    assert got[2][1:6] == (None, 0.01, None, "A", "5 VDC")
+    assert got[2][1:6] == (None, None, 0.01, "A", "5 VDC")
     assert vals[3].parameter_printed == "Dielectric Withstanding Voltage, Sea Level" and vals[3].typ == 1000.0
     cell = vals[0].cells[0].bbox_pdf  # the value's box: right of the leader, holding "36V"
     w36 = next(w for w in words if w.text.endswith("36V"))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pymupdf
 
@@ -71,7 +71,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-18"
+SPEC_STAGE_VERSION = "specs-19"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -326,7 +326,7 @@ def extract_specs(
             for heading, rows in _figure_tables(c, words):
                 read = _read_rows(card.doc_id, part, c, rows, words, parts)
                 for v in read:
-                    if v.table != "ordering" and _RATINGS_RE.search(heading):
+                    if v.table != "ordering" and _ratings_heading(heading):
                         v.table = "ratings"
                 values.extend(read)
         elif c.block_type != "table" or not c.rows:
@@ -335,7 +335,7 @@ def extract_specs(
             values = _table_specs(card.doc_id, part, c, words, parts)
             if TABLE_CONDITIONS:
                 _add_table_conditions(values, _table_conditions(c, words))
-        ratings = _RATINGS_RE.search(" ".join((c.section_title, c.native_text[:300], c.description)))
+        ratings = _in_ratings(c)
         block = _block_of(c, card)
         for v in values:
             if block and v.parameter in _BLOCK_SUPPLY_IDS:
@@ -346,6 +346,7 @@ def extract_specs(
                 v.parameter, v.known = "aging", True  # a frequency change per year is aging (IEC 60679-1)
         if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
             _conditions_apart(c, values, words)
+        _rating_limits(values)
         kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
         seen.update(_key(v) for v in kept)
@@ -559,6 +560,37 @@ def _norm_printed(text: str) -> str:
 _RATINGS_RE = re.compile(
     r"absolute maximum|maximum ratings|limiting values|极限参数|绝对最大|最大额定", re.IGNORECASE
 )
+RATING_HEADINGS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without rating-headings)
+# TI's datasheet outline prints the storage temperature and ESD levels apart from its Absolute Maximum
+# Ratings, as "Handling Ratings" / "ESD Ratings"; Chinese datasheets head the limiting values (IEC
+# 60747-1 "limiting values", GB/T 4589.1 极限值) 极限值 / 极限工作参数 / 极限工作条件 as well as 极限参数
+_MORE_RATINGS_RE = re.compile(r"handling ratings|esd ratings|极限(?:工作)?(?:参数|条件|值)", re.IGNORECASE)
+
+
+def _ratings_heading(text: str) -> re.Match[str] | None:
+    """The first ratings heading `text` prints."""
+    found = [m for m in (_RATINGS_RE.search(text), _MORE_RATINGS_RE.search(text) if RATING_HEADINGS else None) if m]
+    return min(found, key=lambda m: m.start()) if found else None
+# the heading of a characteristics table (IEC 60747-1 "characteristics"; JEDEC "electrical
+# characteristics"; GB/T 电特性 / 电气特性)
+_CHARACTERISTICS_RE = re.compile(
+    r"^(?:(?:table|tab\.)\s*[\w.\-]+\s*[:.]?\s*|[\d.]+\s+|[一二三四五六七八九十\d.、]+\s*)?"  # "Table 1-1:", "6.5", "四、"
+    r"(?:(?:electrical|dc|ac|switching|static|dynamic|operating) characteristics|电气特性|电特性|电性能)",
+    re.IGNORECASE | re.MULTILINE,
+)
+OWN_HEADING = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without own-heading)
+
+
+def _in_ratings(c: Chunk) -> bool:
+    """Whether a chunk's values are ratings: a ratings heading in its own text or its section (the
+    last heading before it) says so, unless its own text prints a characteristics heading and no
+    ratings one ("Electrical Characteristics (VCC = +15 V)" atop a table on the page after the
+    ratings, whose section title is still the ratings'). A chapter "1.0 Electrical
+    Characteristics" over its "Absolute Maximum Ratings" stays ratings."""
+    head = c.native_text[:300]
+    if OWN_HEADING and _ratings_heading(head) is None and _CHARACTERISTICS_RE.search(head):
+        return False
+    return bool(_ratings_heading(" ".join((c.section_title, head, c.description))))
 # the heading of the conditions a part is specified to work in (JEDEC: "recommended operating
 # conditions"), printed in the same block as its ratings
 _CONDITIONS_RE = re.compile(r"(?:recommended )?operating conditions|推荐工作条件|工作条件", re.IGNORECASE)
@@ -574,7 +606,7 @@ def _conditions_apart(c: Chunk, values: list[SpecValue], words: Callable[[int], 
     heads = [
         (r, bool(_CONDITIONS_RE.search(r.text)))
         for r in _line_rows(c, words)
-        if len(r.text) <= 60 and (_CONDITIONS_RE.search(r.text) or _RATINGS_RE.search(r.text))
+        if len(r.text) <= 60 and (_CONDITIONS_RE.search(r.text) or _ratings_heading(r.text))
     ]
     for v in values:
         if v.table != "ratings":
@@ -587,6 +619,35 @@ def _conditions_apart(c: Chunk, values: list[SpecValue], words: Callable[[int], 
         ]
         if above and max(above, key=lambda hc: hc[0].bbox_pdf.y1)[1]:
             v.table = "characteristics"
+
+
+RATING_LIMITS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without rating-limits)
+_NOT_A_LIMIT_RE = re.compile(r"\b(?:typ(?:ical)?|esd|electrostatic|isolation|withstand(?:ing)?)\b|典型|静电|绝缘|隔离", re.IGNORECASE)
+
+
+def _rating_limits(values: list[SpecValue]) -> None:
+    """A lone number in a ratings table's value column ("Junction temperature | TJ | 150 | °C" under
+    "Rating | Symbol | Value | Unit", "Power dissipation .... 70 mW") is a limit, not a typical value
+    (IEC 60747-1: a limiting value is the value not to be exceeded): the record's max, or its min
+    when the number is negative (a p-channel part's "VDS | -30 V", the bound on the negative side).
+    A range, a ± and numbers in Min / Typ / Max columns keep their roles; so do what a ratings table
+    prints beside its limits without being one: a thermal resistance (a characteristic, IEC 60747-1,
+    JESD51), a withstand level (ESD, isolation: the part survives at least that), a value its name
+    calls typical."""
+    if not RATING_LIMITS:
+        return
+    for v in values:
+        if v.table != "ratings" or v.typ is None or v.min is not None or v.max is not None:
+            continue
+        if not v.cells or any(cell.role != "value" for cell in v.cells) or v.unit == "°C/W":
+            continue
+        if v.parameter == "esd" or _NOT_A_LIMIT_RE.search(v.parameter_printed):
+            continue
+        role: Literal["min", "max"] = "min" if v.typ < 0 else "max"
+        v.min, v.max = (v.typ, None) if role == "min" else (None, v.typ)
+        v.typ = None
+        for cell in v.cells:
+            cell.role = role
 
 
 @dataclass
@@ -2105,7 +2166,7 @@ def _gap_list(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Table
     when fewer than two lines read so."""
     if not GAP_LISTS or words is None:
         return None
-    if not (_RATINGS_RE.search(c.section_title) or _RATINGS_RE.search(c.native_text[:200])):
+    if not (_ratings_heading(c.section_title) or _ratings_heading(c.native_text[:200])):
         return None
     lines: list[tuple[int, list[Word]]] = []
     for page in sorted({m.page for m in c.all_regions()}):

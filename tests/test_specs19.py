@@ -1,0 +1,117 @@
+"""specs-19, on tables made here. rating-limits: a lone number in a ratings table's value column is
+a limit (max; min when negative), not a typical value - except a thermal resistance, a withstand
+level (ESD, isolation) and a value its name calls typical. own-heading: a table whose own text
+heads it "Electrical Characteristics" and names no ratings is characteristics even when the last
+heading before it (its section) was the ratings'. rating-headings: TI's "Handling Ratings" / "ESD
+Ratings" and the Chinese 极限工作参数 / 极限值 head ratings."""
+
+from __future__ import annotations
+
+import pytest
+
+import layoutrag.chunking.specs as stage
+from chunk_factory import grid_row, table_chunk
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Chunk, DocumentCard, SpecValue
+
+CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
+COLS = [(30, 230), (230, 300), (300, 380), (380, 430)]
+RATINGS = [
+    ["Rating", "Symbol", "Value", "Unit"],
+    ["Supply voltage", "VCC", "36", "V"],
+    ["Reverse supply voltage", "VRCC", "-0.1", "V"],
+    ["Junction temperature", "TJ", "150", "°C"],
+    ["Storage temperature", "Tstg", "-65 to 150", "°C"],
+    ["Thermal resistance, junction to ambient", "RθJA", "62", "°C/W"],
+    ["Typical power dissipation", "PD", "0.5", "W"],
+    ["ESD (human body model)", "VESD", "2000", "V"],
+    ["Isolation voltage", "Viso", "3750", "V"],
+]
+
+
+def _chunk(rows: list[list[str]], *, title: str, text: str = "") -> Chunk:
+    c = table_chunk([grid_row(r, 100 + 12 * i, COLS, header=i == 0) for i, r in enumerate(rows)], title=title)
+    c.native_text = text or "\n".join(" ".join(r) for r in rows)
+    return c
+
+
+def _by_name(values: list[SpecValue]) -> dict[str, SpecValue]:
+    return {v.parameter_printed: v for v in values}
+
+
+# --------------------------------------------------------------------------- rating limits
+def test_a_lone_rating_is_the_limit_a_negative_one_the_lower_limit() -> None:
+    got = _by_name(extract_specs(CARD, [_chunk(RATINGS, title="Absolute Maximum Ratings")]))
+    vcc, rev, tj = got["Supply voltage"], got["Reverse supply voltage"], got["Junction temperature"]
+    assert (vcc.min, vcc.typ, vcc.max, vcc.table) == (None, None, 36.0, "ratings")
+    assert [c.role for c in vcc.cells] == ["max"]
+    assert (rev.min, rev.typ, rev.max) == (-0.1, None, None) and [c.role for c in rev.cells] == ["min"]
+    assert (tj.typ, tj.max) == (None, 150.0)
+    tstg = got["Storage temperature"]
+    assert (tstg.min, tstg.typ, tstg.max) == (-65.0, None, 150.0)  # a range keeps its ends
+
+
+@pytest.mark.parametrize(
+    "name", ["Thermal resistance, junction to ambient", "Typical power dissipation", "ESD (human body model)", "Isolation voltage"]
+)
+def test_what_a_ratings_table_prints_beside_its_limits_stays_as_printed(name: str) -> None:
+    got = _by_name(extract_specs(CARD, [_chunk(RATINGS, title="Absolute Maximum Ratings")]))
+    v = got[name]
+    assert v.typ is not None and v.min is None and v.max is None and [c.role for c in v.cells] == ["value"]
+
+
+def test_a_lone_value_in_a_characteristics_table_stays_typical() -> None:
+    rows = [["Parameter", "Symbol", "Value", "Unit"], ["Supply current", "ICC", "1.2", "mA"]]
+    (v,) = extract_specs(CARD, [_chunk(rows, title="Electrical Characteristics")])
+    assert (v.typ, v.max, v.table) == (pytest.approx(0.0012), None, "characteristics")
+
+
+def test_rating_limits_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "RATING_LIMITS", False)
+    got = _by_name(extract_specs(CARD, [_chunk(RATINGS, title="Absolute Maximum Ratings")]))
+    assert (got["Supply voltage"].typ, got["Supply voltage"].max) == (36.0, None)
+
+
+# --------------------------------------------------------------------------- own heading
+CHARS = [["Item", "Symbol", "Max", "Unit"], ["Supply current", "ICC", "2", "mA"]]
+
+
+def test_a_table_headed_characteristics_on_its_own_is_not_the_ratings_of_its_section() -> None:
+    # the page after the ratings: its section title is still the ratings heading
+    c = _chunk(CHARS, title="Absolute Maximum Ratings (Ta = 25°C)",
+               text="HA0000 Series\nElectrical Characteristics (VCC = +15 V, Ta = 25°C)\nItem Symbol Max Unit\nSupply current ICC 2 mA")
+    (v,) = extract_specs(CARD, [c])
+    assert v.table == "characteristics"
+    c = _chunk(CHARS, title="Absolute Maximum Ratings", text="TABLE 1-1: DC CHARACTERISTICS\nItem Symbol Max Unit")
+    assert extract_specs(CARD, [c])[0].table == "characteristics"
+
+
+def test_a_chapter_named_characteristics_over_its_ratings_stays_ratings() -> None:
+    c = _chunk(CHARS, title="1.0 ELECTRICAL CHARACTERISTICS",
+               text="1.0 ELECTRICAL CHARACTERISTICS\nAbsolute Maximum Ratings\nItem Symbol Max Unit\nSupply current ICC 2 mA")
+    assert extract_specs(CARD, [c])[0].table == "ratings"
+
+
+def test_own_heading_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "OWN_HEADING", False)
+    c = _chunk(CHARS, title="Absolute Maximum Ratings", text="Electrical Characteristics (VCC = +15 V)\nItem Symbol Max Unit")
+    assert extract_specs(CARD, [c])[0].table == "ratings"
+
+
+# --------------------------------------------------------------------------- rating headings
+HANDLING = [["Parameter", "Symbol", "Min", "Max", "Unit"], ["Storage temperature range", "Tstg", "-65", "150", "°C"]]
+HCOLS = [(30, 230), (230, 300), (300, 350), (350, 400), (400, 430)]
+
+
+@pytest.mark.parametrize("title", ["6.2 Handling Ratings", "7.2 ESD Ratings", "7.1 极限工作参数", "极限值"])
+def test_handling_esd_and_chinese_limiting_headings_head_ratings(title: str) -> None:
+    c = table_chunk([grid_row(r, 100 + 12 * i, HCOLS, header=i == 0) for i, r in enumerate(HANDLING)], title=title)
+    (v,) = extract_specs(CARD, [c])
+    assert (v.parameter, v.min, v.max, v.table) == ("storage_temperature", -65.0, 150.0, "ratings")
+
+
+def test_rating_headings_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "RATING_HEADINGS", False)
+    c = table_chunk([grid_row(r, 100 + 12 * i, HCOLS, header=i == 0) for i, r in enumerate(HANDLING)],
+                    title="6.2 Handling Ratings")
+    assert extract_specs(CARD, [c])[0].table == "characteristics"
