@@ -88,6 +88,7 @@ _FLAGS = {
     "rating-headings": (stage, "RATING_HEADINGS"),
     "own-heading": (stage, "OWN_HEADING"),
     "rating-limits": (stage, "RATING_LIMITS"),
+    "condition-parts": (stage, "CONDITION_PARTS"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

@@ -230,6 +230,7 @@ def test_an_ordering_row_is_its_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     got = {v.part: (v.min, v.max) for v in extract_specs(card, [table_chunk(rows, title="Ordering Information")])}
     assert got == {"XY1302Z": (0.0, 70.0), "XY1302N": (-40.0, 85.0)}
     monkeypatch.setattr(stage, "ROW_PARTS", False)
+    monkeypatch.setattr(stage, "CONDITION_PARTS", False)  # specs-19: the code left in the conditions names it too
     assert {v.part for v in extract_specs(card, [table_chunk(rows, title="Ordering Information")])} == {"XY1302"}
 
 

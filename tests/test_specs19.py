@@ -115,3 +115,31 @@ def test_rating_headings_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     c = table_chunk([grid_row(r, 100 + 12 * i, HCOLS, header=i == 0) for i, r in enumerate(HANDLING)],
                     title="6.2 Handling Ratings")
     assert extract_specs(CARD, [c])[0].table == "characteristics"
+
+
+# --------------------------------------------------------------------------- condition parts
+DIODES = DocumentCard(doc_id="d", file_name="diodes.pdf", series=["1N4148", "1N4448"], part_numbers=["1N4148", "1N4448"])
+VF = [
+    ["Symbol", "Parameter", "Conditions", "Min", "Max", "Unit"],
+    ["VF", "forward voltage", "IF = 10 mA", "", "1", "V"],
+    ["VF", "forward voltage", "1N4448; IF = 5 mA", "0.62", "0.72", "V"],
+    ["IR", "reverse current", "VR = 20 V, for 1N4148 or 1N4448", "", "25", "nA"],
+]
+VCOLS = [(30, 70), (70, 200), (200, 330), (330, 380), (380, 430), (430, 470)]
+
+
+def _vf() -> dict[tuple[str, str], str]:
+    c = table_chunk([grid_row(r, 100 + 12 * i, VCOLS, header=i == 0) for i, r in enumerate(VF)], title="Characteristics")
+    return {(v.parameter_printed, v.value_text): v.part for v in extract_specs(DIODES, [c])}
+
+
+def test_a_row_whose_conditions_begin_a_clause_with_a_part_is_that_parts() -> None:
+    got = _vf()
+    assert got[("forward voltage", "0.62 / 0.72")] == "1N4448"
+    assert got[("forward voltage", "1")] == "1N4148"  # the default part
+    assert got[("reverse current", "25")] == "1N4148"  # a part inside a clause names nothing
+
+
+def test_condition_parts_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CONDITION_PARTS", False)
+    assert _vf()[("forward voltage", "0.62 / 0.72")] == "1N4148"

@@ -333,6 +333,7 @@ def extract_specs(
             continue
         else:
             values = _table_specs(card.doc_id, part, c, words, parts)
+            _condition_parts(values, part, parts)  # the row's own conditions, before the caption's join them
             if TABLE_CONDITIONS:
                 _add_table_conditions(values, _table_conditions(c, words))
         ratings = _in_ratings(c)
@@ -2631,6 +2632,29 @@ def _part_named(name: str, parts: tuple[str, ...]) -> str | None:
 
 
 CODE_ROWS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without code-rows)
+# specs-19: a row whose conditions name one of the document's parts ("IF = 5 mA; 1N4448", "TOP262LN,
+# TJ = 25 °C") is that part's, when nothing else (a column group, a row name) named its part
+CONDITION_PARTS = True  # off for an ablation (benchmarks/spec_rerun.py --without condition-parts)
+
+
+def _condition_parts(values: list[SpecValue], part: str, parts: tuple[str, ...]) -> None:
+    """A value of the document's default part whose own conditions hold a clause that begins with
+    one of the document's parts ("1N4448" in "IF = 5 mA; 1N4448", "(MBRF20H100CT) - Junction-to-Case",
+    "TPS737xx DCQ [SOT-223]") is that part's; a part named inside a clause ("Clock = 15 MHz for
+    CA3306 or ...") names nothing."""
+    if not CONDITION_PARTS or not parts:
+        return
+    for v in values:
+        if v.part != part or v.table == "ordering" or not v.conditions:
+            continue
+        named = {
+            p
+            for clause in re.split(r"[;,]", v.conditions)
+            if (first := clause.strip().strip("()[] ").split(" ")[0].strip("()[]"))
+            and (p := _part_named(first, parts)) is not None
+        }
+        if len(named) == 1:
+            v.part = named.pop()
 
 
 def _code_of(cell: str, parts: tuple[str, ...]) -> str | None:
