@@ -89,6 +89,7 @@ _FLAGS = {
     "own-heading": (stage, "OWN_HEADING"),
     "rating-limits": (stage, "RATING_LIMITS"),
     "condition-parts": (stage, "CONDITION_PARTS"),
+    "base-names": (stage, "BASE_NAMES"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

@@ -143,3 +143,29 @@ def test_a_row_whose_conditions_begin_a_clause_with_a_part_is_that_parts() -> No
 def test_condition_parts_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "CONDITION_PARTS", False)
     assert _vf()[("forward voltage", "0.62 / 0.72")] == "1N4148"
+
+
+# --------------------------------------------------------------------------- base names
+def _rtc(series: list[str], rows: list[list[str]]) -> set[str]:
+    card = DocumentCard(doc_id="d", file_name="rtc.pdf", series=series, part_numbers=series)
+    c = _chunk(rows, title="DC Electrical Characteristics",
+               text="XY1302 trickle-charge timekeeping chip. The XY1302 ... XY1302S is the 8-pin SO package.\n"
+                    + "\n".join(" ".join(r) for r in rows))
+    return {v.part for v in extract_specs(card, [c])}
+
+
+SUPPLY = [["Parameter", "Symbol", "Max", "Unit"], ["Supply current", "ICC", "1.2", "mA"]]
+
+
+def test_a_package_letter_after_a_listed_base_name_gives_way_to_the_base() -> None:
+    assert _rtc(["XY1302S", "XY1302"], SUPPLY) == {"XY1302"}
+
+
+def test_a_grade_heading_the_spec_table_keeps_its_letter() -> None:
+    graded = [["XY1302S", "", "", ""], *SUPPLY]  # "AD824A | Min Typ Max": the table is the grade's
+    assert _rtc(["XY1302S", "XY1302"], graded) == {"XY1302S"}
+
+
+def test_base_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "BASE_NAMES", False)
+    assert _rtc(["XY1302S", "XY1302"], SUPPLY) == {"XY1302S"}

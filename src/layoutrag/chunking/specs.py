@@ -216,6 +216,9 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
         tokens.update("-".join(pieces[: k + 1]) for k in range(len(pieces)))  # BTA16 of BTA16-600B
     for s in card.series:
         if s.upper() in tokens:
+            base = _base_name(s, card.series, tokens, text, chunks)
+            if base:
+                return base
             return _whole_code(s, text) if WHOLE_CODE else s
         if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
             if FEW_PRINTS:
@@ -249,6 +252,37 @@ def _naming_card(card: DocumentCard) -> DocumentCard:
     )
 
 FEW_PRINTS = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without few-prints)
+BASE_NAMES = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without base-names)
+_MTM_RE = re.compile(r"\b(?:min|typ|max)\b", re.IGNORECASE)
+
+
+def _base_name(s: str, series: list[str], tokens: set[str], text: str, chunks: list[Chunk]) -> str:
+    """A series that is another listed series with a package or grade letter or two after it
+    (DS1302S of DS1302, PCF8563T of PCF8563), where the document prints that base name at least as
+    often and no spec table prints the lettered code in its top rows (a grade heading the columns:
+    "AD824A | Min Typ Max"): the base - the name the document's tables are printed for, the lettered
+    code one of its variants. "" when there is none."""
+    if not BASE_NAMES:
+        return ""
+    heads = " ".join(
+        r.text
+        for c in chunks
+        if c.block_type == "table" and _MTM_RE.search(" ".join(r.text for r in c.rows[:4]))
+        for r in c.rows[:4]
+    )
+    if _prints(s, heads):
+        return ""
+    for b in series:
+        rest = s.upper()[len(b):] if s.upper().startswith(b.upper()) else ""
+        if (
+            len(b) >= 5
+            and re.fullmatch(r"[A-Z]{1,2}", rest)
+            and re.search(r"\d$", b)
+            and b.upper() in tokens
+            and _prints(b, text) >= _prints(s, text)
+        ):
+            return b
+    return ""
 
 
 def _prints(name: str, text: str) -> int:
