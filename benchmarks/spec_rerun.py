@@ -90,6 +90,7 @@ _FLAGS = {
     "rating-limits": (stage, "RATING_LIMITS"),
     "condition-parts": (stage, "CONDITION_PARTS"),
     "base-names": (stage, "BASE_NAMES"),
+    "caption-modes": (stage, "CAPTION_MODES"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

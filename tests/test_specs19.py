@@ -169,3 +169,36 @@ def test_a_grade_heading_the_spec_table_keeps_its_letter() -> None:
 def test_base_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "BASE_NAMES", False)
     assert _rtc(["XY1302S", "XY1302"], SUPPLY) == {"XY1302S"}
+
+
+# --------------------------------------------------------------------------- caption modes
+@pytest.mark.parametrize(
+    ("caption", "cond"),
+    [
+        ("Table 4-22. Receiver Characteristics - Bluetooth LE 1 Mbps", "Bluetooth LE 1 Mbps"),
+        ("Table 4-22. Receiver Characteristics – Bluetooth LE 2 Mbps", "Bluetooth LE 2 Mbps"),  # en dash folded
+        ("DC ELECTRICAL CHARACTERISTICS Over the operating range (5V)", "5V"),
+        ("DC Characteristics (3.3 V)", "3.3V"),
+        ("Table 5. Absolute Maximum Ratings - Continued", ""),
+        ("Table 3. Pin Description", ""),  # no mode
+        ("Receiver Characteristics - Bluetooth LE", ""),  # an unnumbered heading's dash names no table mode
+        ("Supply voltage (3.3 V) and I/O voltage (5 V)", ""),  # two supplies: no one case
+    ],
+)
+def test_the_case_a_caption_names(caption: str, cond: str) -> None:
+    assert stage._caption_condition(caption) == cond
+
+
+def test_caption_modes_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CAPTION_MODES", False)
+    assert stage._caption_condition("Table 4-22. Receiver Characteristics - Bluetooth LE 1 Mbps") == ""
+    assert stage._caption_condition("DC ELECTRICAL CHARACTERISTICS Over the operating range (5V)") == ""
+
+
+def test_a_caption_mode_follows_each_rows_conditions() -> None:
+    rows = [["Parameter", "Conditions", "Min", "Max", "Unit"], ["Supply current", "CS = VCC", "", "50", "mA"]]
+    cols = [(30, 200), (200, 300), (300, 350), (350, 400), (400, 430)]
+    c = table_chunk([grid_row(r, 100 + 12 * i, cols, header=i == 0) for i, r in enumerate(rows)],
+                    title="DC ELECTRICAL CHARACTERISTICS Over the operating range (5V)")
+    (v,) = extract_specs(CARD, [c])
+    assert v.conditions == "CS = VCC; 5V"

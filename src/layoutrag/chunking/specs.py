@@ -1007,6 +1007,26 @@ _UNLESS_RE = re.compile(r"\(?\s*,?\s*unless\s+(?:otherwise\s+)?(?:noted|specifie
                         re.IGNORECASE)
 
 
+CAPTION_MODES = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without caption-modes)
+_TABLE_CAPTION_RE = re.compile(r"^(?:table|tab\.)\s*[A-Z]?[\d.\-]+[.:]?\s", re.IGNORECASE)
+_VOLT_PAREN_RE = re.compile(r"\(\s*([-+±]?\d+(?:\.\d+)?\s*V)\s*\)")
+_NO_MODE_RE = re.compile(r"cont(?:inued|'d|’d)?\b|\bpage\b|\bnote", re.IGNORECASE)
+
+
+def _caption_mode(t: str) -> str:
+    """A caption that sets no quantity but names the case its table is for: a numbered caption's
+    mode after its spaced dash ("Table 4-22. Receiver Characteristics - Bluetooth LE 1 Mbps"), or a
+    supply voltage in parentheses ("DC Electrical Characteristics Over the operating range (5V)"),
+    where the document prints one table per mode or supply. "" for a continuation ("- Continued")."""
+    volt = _VOLT_PAREN_RE.findall(t)
+    if len(volt) == 1:
+        return volt[0].replace(" ", "")
+    if not _TABLE_CAPTION_RE.match(t) or " - " not in t:
+        return ""
+    mode = t.rsplit(" - ", 1)[1].strip(" ,;.")
+    return mode if 2 <= len(mode) <= 40 and not _NO_MODE_RE.search(mode) else ""
+
+
 ITEM_COLUMNS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without item-columns)
 _NAME_SYMBOL_RE = re.compile(r"(.+?),\s*([A-Za-z][A-Za-z0-9_()]{0,8})")  # "Junction range, TJ"
 
@@ -1097,7 +1117,7 @@ def _caption_condition(text: str) -> str:
         return ""  # a ratings line with dot leaders: a value, not a caption
     m = _CAPTION_COND_RE.search(t)
     if m is None:
-        return ""
+        return _caption_mode(t) if CAPTION_MODES else ""
     start = m.start()
     dash = t.rfind(" - ", 0, start)
     if dash >= 0 and len(t[dash + 3 : start]) <= 40:
