@@ -91,6 +91,7 @@ _FLAGS = {
     "condition-parts": (stage, "CONDITION_PARTS"),
     "base-names": (stage, "BASE_NAMES"),
     "caption-modes": (stage, "CAPTION_MODES"),
+    "named-bounds": (stage, "NAMED_BOUNDS"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

@@ -202,3 +202,28 @@ def test_a_caption_mode_follows_each_rows_conditions() -> None:
                     title="DC ELECTRICAL CHARACTERISTICS Over the operating range (5V)")
     (v,) = extract_specs(CARD, [c])
     assert v.conditions == "CS = VCC; 5V"
+
+
+# --------------------------------------------------------------------------- named bounds
+BOUNDS = [
+    ["Parameter", "Symbol", "Value", "Unit"],
+    ["Maximum Junction Temperature", "TJ", "125", "°C"],
+    ["Minimum Supply Voltage", "VS", "2.7", "V"],
+    ["Maximum Thermal Resistance", "RθJC", "2.0", "°C/W"],
+    ["Supply current", "IS", "1.2", "mA"],
+]
+
+
+def test_a_name_beginning_maximum_or_minimum_bounds_its_lone_value() -> None:
+    got = _by_name(extract_specs(CARD, [_chunk(BOUNDS, title="Electrical Characteristics")]))
+    assert (got["Maximum Junction Temperature"].typ, got["Maximum Junction Temperature"].max) == (None, 125.0)
+    assert (got["Minimum Supply Voltage"].min, got["Minimum Supply Voltage"].typ) == (2.7, None)
+    assert [c.role for c in got["Minimum Supply Voltage"].cells] == ["min"]
+    assert got["Maximum Thermal Resistance"].max == 2.0  # the name says so, a thermal resistance too
+    assert got["Supply current"].typ == pytest.approx(0.0012)  # no bound named: stays typical
+
+
+def test_named_bounds_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "NAMED_BOUNDS", False)
+    got = _by_name(extract_specs(CARD, [_chunk(BOUNDS, title="Electrical Characteristics")]))
+    assert (got["Maximum Junction Temperature"].typ, got["Maximum Junction Temperature"].max) == (125.0, None)

@@ -382,6 +382,7 @@ def extract_specs(
         if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
             _conditions_apart(c, values, words)
         _rating_limits(values)
+        _named_bounds(values)
         kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
         seen.update(_key(v) for v in kept)
@@ -679,6 +680,29 @@ def _rating_limits(values: list[SpecValue]) -> None:
         if v.parameter == "esd" or _NOT_A_LIMIT_RE.search(v.parameter_printed):
             continue
         role: Literal["min", "max"] = "min" if v.typ < 0 else "max"
+        v.min, v.max = (v.typ, None) if role == "min" else (None, v.typ)
+        v.typ = None
+        for cell in v.cells:
+            cell.role = role
+
+
+NAMED_BOUNDS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without named-bounds)
+_BOUND_NAME_RE = re.compile(r"^\s*(max(?:imum)?|min(?:imum)?)\.?(?=\s)", re.IGNORECASE)
+
+
+def _named_bounds(values: list[SpecValue]) -> None:
+    """A lone number in a value column whose printed name begins with "Maximum" / "Minimum" ("Maximum
+    Junction Temperature | 125 °C", "Minimum Supply Voltage | 2.7 V", "Maximum Thermal Resistance") is
+    that bound: max or min, not a typical value."""
+    if not NAMED_BOUNDS:
+        return
+    for v in values:
+        m = _BOUND_NAME_RE.match(v.parameter_printed)
+        if m is None or v.typ is None or v.min is not None or v.max is not None:
+            continue
+        if not v.cells or any(cell.role != "value" for cell in v.cells):
+            continue
+        role: Literal["min", "max"] = "max" if m.group(1).lower().startswith("max") else "min"
         v.min, v.max = (v.typ, None) if role == "min" else (None, v.typ)
         v.typ = None
         for cell in v.cells:
