@@ -607,6 +607,8 @@ def _ratings_heading(text: str) -> re.Match[str] | None:
     """The first ratings heading `text` prints."""
     found = [m for m in (_RATINGS_RE.search(text), _MORE_RATINGS_RE.search(text) if RATING_HEADINGS else None) if m]
     return min(found, key=lambda m: m.start()) if found else None
+
+
 # the heading of a characteristics table (IEC 60747-1 "characteristics"; JEDEC "electrical
 # characteristics"; GB/T 电特性 / 电气特性)
 _CHARACTERISTICS_RE = re.compile(
@@ -627,6 +629,8 @@ def _in_ratings(c: Chunk) -> bool:
     if OWN_HEADING and _ratings_heading(head) is None and _CHARACTERISTICS_RE.search(head):
         return False
     return bool(_ratings_heading(" ".join((c.section_title, head, c.description))))
+
+
 # the heading of the conditions a part is specified to work in (JEDEC: "recommended operating
 # conditions"), printed in the same block as its ratings
 _CONDITIONS_RE = re.compile(r"(?:recommended )?operating conditions|推荐工作条件|工作条件", re.IGNORECASE)
@@ -679,11 +683,7 @@ def _rating_limits(values: list[SpecValue]) -> None:
             continue
         if v.parameter == "esd" or _NOT_A_LIMIT_RE.search(v.parameter_printed):
             continue
-        role: Literal["min", "max"] = "min" if v.typ < 0 else "max"
-        v.min, v.max = (v.typ, None) if role == "min" else (None, v.typ)
-        v.typ = None
-        for cell in v.cells:
-            cell.role = role
+        _lone_value_as(v, "min" if v.typ < 0 else "max")
 
 
 NAMED_BOUNDS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without named-bounds)
@@ -702,11 +702,15 @@ def _named_bounds(values: list[SpecValue]) -> None:
             continue
         if not v.cells or any(cell.role != "value" for cell in v.cells):
             continue
-        role: Literal["min", "max"] = "max" if m.group(1).lower().startswith("max") else "min"
-        v.min, v.max = (v.typ, None) if role == "min" else (None, v.typ)
-        v.typ = None
-        for cell in v.cells:
-            cell.role = role
+        _lone_value_as(v, "max" if m.group(1).lower().startswith("max") else "min")
+
+
+def _lone_value_as(v: SpecValue, role: Literal["min", "max"]) -> None:
+    """A value read as typical from a lone number, read as that bound instead (its cells too)."""
+    v.min, v.max = (v.typ, None) if role == "min" else (None, v.typ)
+    v.typ = None
+    for cell in v.cells:
+        cell.role = role
 
 
 @dataclass
