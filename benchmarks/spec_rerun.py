@@ -92,6 +92,7 @@ _FLAGS = {
     "base-names": (stage, "BASE_NAMES"),
     "caption-modes": (stage, "CAPTION_MODES"),
     "named-bounds": (stage, "NAMED_BOUNDS"),
+    "leaderless-lines": (stage, "LEADERLESS_LINES"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

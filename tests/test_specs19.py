@@ -227,3 +227,36 @@ def test_named_bounds_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "NAMED_BOUNDS", False)
     got = _by_name(extract_specs(CARD, [_chunk(BOUNDS, title="Electrical Characteristics")]))
     assert (got["Maximum Junction Temperature"].typ, got["Maximum Junction Temperature"].max) == (125.0, None)
+
+
+# --------------------------------------------------------------------------- leaderless lines
+def test_a_line_printed_without_leaders_in_a_leader_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pymupdf
+
+    from layoutrag.records import Box, Region, Word
+
+    lines = [(80, 100, "Absolute Maximum Ratings"),
+             (80, 112, "SW Voltage ........................ -0.3V to 30V"),
+             (80, 124, "Storage Temperature Range -65°C to 150°C"),  # its leader left out
+             (80, 136, "Operating junction temp. (TJ)... -40°C to +125°C"),  # a short leader
+             (80, 148, "Peak SW Sink and Source Current ...... 4A"),
+             (80, 160, "Devices are ESD sensitive. Handling precautions: series with 100 pF."),  # a note
+             (80, 172, "fOSC, TJ = 25 °C")]  # a condition
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    for x, y, text in lines:
+        page.insert_text((x, y), text, fontsize=8, fontname="helv")
+    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
+    doc.close()
+    chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="text", rows=[],
+                  native_text="\n".join(t for _, _, t in lines),
+                  regions=[Region(page=1, bbox_pdf=Box(75, 90, 500, 176), label="text")])
+    got = {(v.parameter, v.min, v.max): v for v in extract_specs(CARD, [chunk], lambda p: words)}
+    assert set(got) == {("sw voltage", -0.3, 30.0),
+                        ("storage_temperature", -65.0, 150.0), ("junction_temperature", -40.0, 125.0),
+                        ("peak sw sink and source current", None, 4.0)}
+    st = got[("storage_temperature", -65.0, 150.0)]
+    assert st.parameter_printed == "Storage Temperature Range" and st.cells[0].bbox_pdf.x0 > 150  # the value's words
+    # without the change the leaderless line is a heading or nothing
+    monkeypatch.setattr(stage, "LEADERLESS_LINES", False)
+    assert {v.parameter for v in extract_specs(CARD, [chunk], lambda p: words)} == {"sw voltage", "peak sw sink and source current"}

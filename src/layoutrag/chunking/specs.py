@@ -1621,12 +1621,16 @@ def _leader_list(
             key=lambda w: w.bbox_pdf.x0,
         )
         x_left = ws[0].bbox_pdf.x0 if ws else r.bbox_pdf.x0
-        if not has:
+        bare = _leaderless_line(t) if not has and LEADERLESS_LINES else None
+        if not has and bare is None:
             # a heading: no number but in parentheses ("Continuous power dissipation (TA=+25°C) (2)")
             heading = (t.strip(" :"), x_left) if not re.search(r"\d", re.sub(r"\([^()]*\)", "", t)) else None
             continue
-        leaders = list(_LEADER_RE.finditer(t))  # a leader broken by wider spaces is still one
-        name, value = t[: leaders[0].start()].strip(" :,."), t[leaders[-1].end() :].strip(" .…·")
+        if bare is not None:
+            name, value = bare  # "Storage Temperature Range -65°C to 150°C" among leader lines
+        else:
+            leaders = list(_LEADER_RE.finditer(t))  # a leader broken by wider spaces is still one
+            name, value = t[: leaders[0].start()].strip(" :,."), t[leaders[-1].end() :].strip(" .…·")
         name = name.lstrip("•·▪■◆●-–* ") if need_unit else name
         if not name or not value:
             continue
@@ -1638,7 +1642,11 @@ def _leader_list(
         if at:
             value, cond = value[: at.start()].strip(), ", ".join(x for x in (cond, value[at.end() :].strip()) if x)
         name_box, value_box = r.bbox_pdf, r.bbox_pdf
-        if ws:
+        if ws and bare is not None:
+            n_value = len(value.split())
+            if 0 < n_value < len(ws):
+                name_box, value_box = union_box([w.bbox_pdf for w in ws[:-n_value]]), union_box([w.bbox_pdf for w in ws[-n_value:]])
+        elif ws:
             k = max((i for i, w in enumerate(ws) if _LEADER_RE.search(w.text) or set(w.text) <= {".", "…", "·"}), default=-1)
             after = ws[k + 1 :]
             boxes = [w.bbox_pdf for w in after]
@@ -1670,6 +1678,40 @@ def _leader_list(
 
 
 _FALLBACKS.append(_leader_rows)
+
+LEADERLESS_LINES = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without leaderless-lines)
+
+
+def _leaderless_line(t: str) -> tuple[str, str] | None:
+    """A line of a dot-leader list printed without its leaders ("Storage Temperature Range -65°C to
+    150°C" among "SW Voltage ........ -0.3V to 30V" lines): (name, value) where the line ends in the
+    longest run of words that reads as a value with a unit and the words before it name something;
+    else None (a heading, a note)."""
+    short = re.search(r"\s?\.{2,3}\s?(?=[-+±–−]?\d)", t)  # "Operating junction temp. (TJ)... -40°C": a short leader
+    if short:
+        name, value = t[: short.start()].strip(" :,.…·"), t[short.end() :].strip()
+    else:
+        tokens = t.split()
+        first = next((i for i in range(1, len(tokens)) if re.match(r"[-+±–−]?\d", tokens[i])), None)
+        if first is None:
+            return None
+        name, value = " ".join(tokens[:first]).strip(" :,."), " ".join(tokens[first:])
+    if (
+        not _LEADERLESS_VALUE_RE.fullmatch(value)
+        or re.search(r"[a-z]\. [A-Z][a-z]|[=<>≤≥]$", name)
+        or name.count("(") != name.count(")")
+    ):
+        return None  # a note's sentence, a condition ("fOSC, TJ = 25 °C"), a name cut inside its parentheses
+    pv = parse_value(value)
+    if pv is None or pv.empty or not pv.unit or not re.match(r"[A-Z\u4e00-\u9fff]", name):
+        return None
+    return name, value
+
+
+# a value and nothing else: a number with its unit, or two joined by "to" / "~" / a dash ("-65°C to 150°C")
+_LEADERLESS_VALUE_RE = re.compile(
+    r"[-+±–−]?\d[\d.,]*\s?[^\s\d.,]{0,6}(?:\s?(?:to|~|-|–)\s?[-+±–−]?\d[\d.,]*\s?[^\s\d.,]{0,6})?"
+)
 
 
 def _under_heading(
