@@ -260,3 +260,30 @@ def test_a_line_printed_without_leaders_in_a_leader_list(monkeypatch: pytest.Mon
     # without the change the leaderless line is a heading or nothing
     monkeypatch.setattr(stage, "LEADERLESS_LINES", False)
     assert {v.parameter for v in extract_specs(CARD, [chunk], lambda p: words)} == {"sw voltage", "peak sw sink and source current"}
+
+
+# --------------------------------------------------------------------------- benchmarks/spec_fact_recall.py
+def test_fact_recall_says_why_a_fact_is_not_found() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from spec_fact_recall import classify
+
+    from layoutrag.records import Box
+
+    def v(pid: str, lo: float | None, hi: float | None, table: str = "characteristics") -> SpecValue:
+        return SpecValue(doc_id="d", part="XY100", parameter=pid, parameter_printed=pid, min=lo, max=hi, unit="V",
+                         page=1, row_bbox_pdf=Box(0, 0, 1, 1), table=table)
+
+    def fact(pid: str, kind: str, lo: float | None = None, typ: float | None = None, hi: float | None = None) -> dict:
+        return {"pid": pid, "kind": kind, "min": lo, "typ": typ, "max": hi}
+
+    values = [v("supply_voltage", 1.8, 5.5), v("storage_temperature", -65, 150), v("vin pin voltage", -0.3, 6.0)]
+    withheld = [v("frequency", 1e6, 2e6)]
+    assert classify(fact("supply_voltage", "c", 1.8, None, 5.5), values, withheld)[0] == "found"
+    assert classify(fact("storage_temperature", "r", -65, None, 150), values, withheld)[0] == "kind"
+    assert classify(fact("supply_voltage", "r", -0.3, None, 6.0), values, withheld)[0] == "other-parameter"
+    assert classify(fact("supply_voltage", "c", None, 3.3), values, withheld)[0] == "numbers"
+    assert classify(fact("frequency", "c", 1e6, None, 2e6), values, withheld)[0] == "withheld"
+    assert classify(fact("quiescent_current", "c", None, None, 1e-3), values, withheld)[0] == "absent"
