@@ -23,6 +23,7 @@ import logging
 import os
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -596,9 +597,16 @@ def _warm_up(state: ServeState) -> None:
 
 
 def run_server(
-    data_root: Path, host: str = "127.0.0.1", port: int = 8000, *, settings: Settings | None = None
+    data_root: Path,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    settings: Settings | None = None,
+    ready: str = "",
 ) -> None:
-    """Serve the API and the UI with uvicorn (blocking)."""
+    """Serve the API and the UI with uvicorn (blocking). The "serving on" line (and `ready`, a line of
+    the caller's, such as the demo's "open http://...") is printed once the socket accepts
+    connections, not before: a user who opens the address at once finds it answering."""
     import uvicorn
 
     settings = settings or load_settings()
@@ -608,5 +616,15 @@ def run_server(
         log.warning("serving on %s without LAYOUTRAG_API_KEY: anyone who can reach it can search", host)
     app = create_app(Path(data_root), settings=settings)
     threading.Thread(target=_warm_up, args=(app.state.layoutrag,), daemon=True).start()
-    print(f"layoutrag: serving {Path(data_root)} on http://{host}:{port}/", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False))
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if server.started:
+            print(f"layoutrag: serving {Path(data_root)} on http://{host}:{port}/", flush=True)
+            if ready:
+                print(ready, flush=True)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()

@@ -88,5 +88,4 @@ def run_demo(
         return
     from layoutrag.serve.api import run_server
 
-    console.print(f"open [bold]http://{host}:{port}/[/bold]  (Ctrl-C to stop)")
-    run_server(Path(data_root), host=host, port=port, settings=settings)
+    run_server(Path(data_root), host=host, port=port, settings=settings, ready=f"open http://{host}:{port}/  (Ctrl-C to stop)")
