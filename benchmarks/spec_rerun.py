@@ -93,6 +93,7 @@ _FLAGS = {
     "caption-modes": (stage, "CAPTION_MODES"),
     "named-bounds": (stage, "NAMED_BOUNDS"),
     "leaderless-lines": (stage, "LEADERLESS_LINES"),
+    "power-inputs": (stage, "POWER_INPUTS"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

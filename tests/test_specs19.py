@@ -287,3 +287,23 @@ def test_fact_recall_says_why_a_fact_is_not_found() -> None:
     assert classify(fact("supply_voltage", "c", None, 3.3), values, withheld)[0] == "numbers"
     assert classify(fact("frequency", "c", 1e6, None, 2e6), values, withheld)[0] == "withheld"
     assert classify(fact("quiescent_current", "c", None, None, 1e-3), values, withheld)[0] == "absent"
+
+
+# --------------------------------------------------------------------------- power inputs
+def _inputs(product_type: str) -> dict[str, str]:
+    card = DocumentCard(doc_id="d", file_name="reg.pdf", series=["XY100"], part_numbers=["XY100"], product_type=product_type)
+    rows = [["Parameter", "Symbol", "Value", "Unit"], ["Operating Input Voltage", "", "2 to 24", "V"],
+            ["Input voltage range(1)(2)", "", "2.2 to 5.5", "V"], ["Enable input voltage", "", "0 to 5.5", "V"]]
+    return {v.parameter_printed: v.parameter for v in extract_specs(card, [_chunk(rows, title="Recommended Operating Conditions")])}
+
+
+def test_a_regulators_input_voltage_is_its_supply() -> None:
+    got = _inputs("DC-DC converter")
+    assert got["Operating Input Voltage"] == got["Input voltage range(1)(2)"] == "supply_voltage"
+    assert got["Enable input voltage"] != "supply_voltage"  # a name saying more
+    assert _inputs("operational amplifier")["Operating Input Voltage"] != "supply_voltage"  # an op amp's is a signal
+
+
+def test_power_inputs_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "POWER_INPUTS", False)
+    assert _inputs("voltage regulator")["Operating Input Voltage"] != "supply_voltage"

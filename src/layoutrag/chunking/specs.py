@@ -383,6 +383,7 @@ def extract_specs(
             _conditions_apart(c, values, words)
         _rating_limits(values)
         _named_bounds(values)
+        _power_inputs(values, card)
         kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
         seen.update(_key(v) for v in kept)
@@ -684,6 +685,27 @@ def _rating_limits(values: list[SpecValue]) -> None:
         if v.parameter == "esd" or _NOT_A_LIMIT_RE.search(v.parameter_printed):
             continue
         _lone_value_as(v, "min" if v.typ < 0 else "max")
+
+
+POWER_INPUTS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without power-inputs)
+# the product types whose input is their supply: a regulator's, a converter's, a charger's "input voltage"
+# (JESD99's V_I of a voltage regulator) is what it runs from - an op amp's is a signal range
+_POWER_TYPES = frozenset({"voltage regulator", "DC-DC converter", "AC-DC converter", "battery charger"})
+_INPUT_VOLTAGE_RE = re.compile(
+    r"(?:maximum |max\.? |operating |dc )?input (?:supply )?voltage(?: range)?", re.IGNORECASE
+)
+
+
+def _power_inputs(values: list[SpecValue], card: DocumentCard) -> None:
+    """A regulator's, converter's or charger's row named just "(Operating) Input Voltage (Range)" in
+    volts is its supply voltage; a name saying more ("Enable input voltage", "Input UVLO threshold")
+    is left as it is."""
+    if not POWER_INPUTS or card.product_type not in _POWER_TYPES:
+        return
+    for v in values:
+        name = re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
+        if not v.known and v.unit == "V" and _INPUT_VOLTAGE_RE.fullmatch(name):
+            v.parameter, v.known = "supply_voltage", True
 
 
 NAMED_BOUNDS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without named-bounds)
