@@ -94,6 +94,7 @@ _FLAGS = {
     "named-bounds": (stage, "NAMED_BOUNDS"),
     "leaderless-lines": (stage, "LEADERLESS_LINES"),
     "power-inputs": (stage, "POWER_INPUTS"),
+    "qualifier-names": (specs_mod, "QUALIFIER_NAMES"),
     "line-conditions": (stage, "LINE_CONDITIONS"),
     "conditions-left": (stage, "CONDITIONS_LEFT"),
     "code-rows": (stage, "CODE_ROWS"),

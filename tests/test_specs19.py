@@ -307,3 +307,25 @@ def test_a_regulators_input_voltage_is_its_supply() -> None:
 def test_power_inputs_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "POWER_INPUTS", False)
     assert _inputs("voltage regulator")["Operating Input Voltage"] != "supply_voltage"
+
+
+# --------------------------------------------------------------------------- qualifier names
+@pytest.mark.parametrize(
+    ("name", "unit", "want"),
+    [("Supply current (quiescent)", "A", "quiescent_current"), ("Current (Shutdown)", "A", "standby_current"),
+     ("Temperature (operating)", "°C", "operating_temperature"),
+     ("Supply voltage (VIN)", "V", "supply_voltage"),  # a symbol in parentheses names no kind
+     ("Frequency (after calibration)", "Hz", "frequency")],  # nor does a phrase
+)
+def test_a_word_in_parentheses_names_the_kind(name: str, unit: str, want: str) -> None:
+    from layoutrag.specs import match_parameter
+
+    assert match_parameter(name, unit=unit) == (want, True)
+
+
+def test_qualifier_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    import layoutrag.specs as specs_mod
+    from layoutrag.specs import match_parameter
+
+    monkeypatch.setattr(specs_mod, "QUALIFIER_NAMES", False)
+    assert match_parameter("Supply current (quiescent)", unit="A") == ("supply_current", True)

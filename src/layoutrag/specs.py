@@ -453,6 +453,14 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     raw = fold(printed).lower()
     if name and _UNDER_BIAS_RE.search(name):
         return name, False  # a stress rating's temperature, not a range the part works in
+    kind = _QUALIFIER_RE.fullmatch(raw) if QUALIFIER_NAMES else None
+    if kind and name:
+        # "Supply current (quiescent)", "Current (Shutdown)": the word in parentheses names the kind -
+        # "quiescent current", "shutdown current" - when that is a whole name of the vocabulary
+        named = f"{kind.group(2)} {name.split()[-1]}"
+        for n, pid, punit, _ in _names():
+            if named == n and _unit_ok(punit, unit):
+                return pid, True
     if name:
         for n, pid, _, _ in _names():
             if name == n:
@@ -525,6 +533,10 @@ def _rail(symbol: str) -> tuple[str, str] | None:
     if _RAIL_I_RE.fullmatch(s):
         return "supply_current", "A"
     return None
+
+
+QUALIFIER_NAMES = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without qualifier-names)
+_QUALIFIER_RE = re.compile(r"(.+?)\s*\(([a-z]{4,})\)\s*")  # a name, then one word in parentheses
 
 
 # specs-11: the voltage on a pin ("Input voltage on the FT pin | VIN", "OSCI 管脚输入电压", "Voltage on
