@@ -7,7 +7,6 @@ the test's tmp dir. Skips when /usr/bin/chromium is absent; never downloads a br
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ import uvicorn
 from layoutrag.serve.answer import NOT_IN_EVIDENCE
 from layoutrag.serve.api import create_app
 from llm_stub import OpenAIStub
+from serve_helpers import free_port
 from test_api import sample_queries
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,12 +40,6 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server_url(served_data: Path) -> Iterator[str]:
     yield from _serve(create_app(served_data))
@@ -53,7 +47,7 @@ def server_url(served_data: Path) -> Iterator[str]:
 
 def _serve(app) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
     """Run `app` with uvicorn on a free loopback port until the generator is closed."""
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

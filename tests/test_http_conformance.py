@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -13,13 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from serve_helpers import free_port, start_serve
+
 pytest.importorskip("schemathesis")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.mark.slow
@@ -27,13 +22,8 @@ def test_schemathesis_finds_no_failures(served_data: Path, tmp_path: Path) -> No
     st = shutil.which("st", path=str(Path(sys.executable).parent))
     if st is None:
         pytest.skip("the schemathesis CLI (st) is not installed")
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "layoutrag.cli", "serve", "--data", str(served_data), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=tmp_path,
-    )
+    port = free_port()
+    server = start_serve(served_data, port, tmp_path)
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -16,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from serve_helpers import free_port
 
 ray = pytest.importorskip("ray")
 
@@ -110,15 +111,9 @@ def test_killed_worker_is_retried_nothing_lost_or_duplicated(served_data: Path, 
     assert not (data / "docs").exists() or not list((data / "docs").glob("*/chunks.json"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_head_and_worker_started_with_ray_start(served_data: Path, tmp_path: Path) -> None:
     ray_bin = Path(sys.executable).with_name("ray")
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join(

@@ -4,29 +4,17 @@ address at once)."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from serve_helpers import free_port, start_serve
 
 
 def test_the_serving_line_comes_when_the_server_answers(served_data: Path, tmp_path: Path) -> None:
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "layoutrag.cli", "serve", "--data", str(served_data), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=tmp_path,
-    )
+    port = free_port()
+    server = start_serve(served_data, port, tmp_path, stdout=subprocess.PIPE)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()  # blocks until the server prints (or exits: "")
