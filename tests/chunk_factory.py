@@ -96,6 +96,17 @@ def _words(page: pymupdf.Page) -> list[Word]:
     return out
 
 
+def printed_words(lines: list[tuple[float, float, str]], *, size: float = 8, font: str = "helv") -> list[Word]:
+    """A one-page PDF printing each (x, baseline y, text); its words as the text layer gives them."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=600, height=800)
+    for x, y, text in lines:
+        page.insert_text((x, y), text, fontsize=size, fontname=font)
+    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
+    doc.close()
+    return words
+
+
 def _text_in(words: list[Word], box: tuple[float, float, float, float]) -> str:
     inside = [
         w

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import layoutrag.chunking.specs as stage
-from chunk_factory import grid_row, table_chunk
+from chunk_factory import grid_row, printed_words, table_chunk
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Chunk, DocumentCard, SpecValue
 
@@ -231,9 +231,7 @@ def test_named_bounds_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 # --------------------------------------------------------------------------- leaderless lines
 def test_a_line_printed_without_leaders_in_a_leader_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pymupdf
-
-    from layoutrag.records import Box, Region, Word
+    from layoutrag.records import Box, Region
 
     lines = [(80, 100, "Absolute Maximum Ratings"),
              (80, 112, "SW Voltage ........................ -0.3V to 30V"),
@@ -242,12 +240,7 @@ def test_a_line_printed_without_leaders_in_a_leader_list(monkeypatch: pytest.Mon
              (80, 148, "Peak SW Sink and Source Current ...... 4A"),
              (80, 160, "Devices are ESD sensitive. Handling precautions: series with 100 pF."),  # a note
              (80, 172, "fOSC, TJ = 25 °C")]  # a condition
-    doc = pymupdf.open()
-    page = doc.new_page(width=600, height=800)
-    for x, y, text in lines:
-        page.insert_text((x, y), text, fontsize=8, fontname="helv")
-    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
-    doc.close()
+    words = printed_words(lines)
     chunk = Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="text", rows=[],
                   native_text="\n".join(t for _, _, t in lines),
                   regions=[Region(page=1, bbox_pdf=Box(75, 90, 500, 176), label="text")])

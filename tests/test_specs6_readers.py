@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pymupdf
 
+from chunk_factory import printed_words
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow, Word
 from layoutrag.specs import fold, match_parameter, parse_value
@@ -14,15 +15,6 @@ from layoutrag.specs import fold, match_parameter, parse_value
 CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
 
 
-def _pdf_words(lines: list[tuple[float, float, str]]) -> list[Word]:
-    """A one-page PDF printing each (x, baseline y, text); its words as the text layer gives them."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=600, height=800)
-    for x, y, text in lines:
-        page.insert_text((x, y), text, fontsize=8, fontname="helv")
-    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
-    doc.close()
-    return words
 
 
 def _chunk(block_type: str, region: Box, text: str, rows: list[TableRow] | None = None, cid: str = "b01") -> Chunk:
@@ -94,7 +86,7 @@ def test_two_leader_lists_side_by_side_in_a_table_chunk() -> None:
              (320, 92, "Maximum Junction Temperature"),
              (328, 104, "Plastic Packages . . . . . . . . . . . . . 150°C"),
              (320, 116, "Maximum Storage Temperature . . . . -65°C to 150°C")]
-    words = _pdf_words(left + right)
+    words = printed_words(left + right)
     region = Box(55, 70, 560, 160)
     rows = _grid_rows(words, region)
     assert any(len(r.cells) > 1 for r in rows)  # the grid put both lists' words in one row
@@ -122,7 +114,7 @@ def test_a_ratings_list_printed_as_text() -> None:
              (80, 136, "Ambient temp. with power applied ……..….-55°C to +125°C"),
              (80, 148, "Junction Temperature (TJ) ...................... 150°C"),
              (80, 160, "Features .................................................... 1")]
-    words = _pdf_words(lines)
+    words = printed_words(lines)
     text = "\n".join(t for _, _, t in lines)
     chunk = _chunk("text", Box(75, 90, 400, 165), text)
     vals = extract_specs(CARD, [chunk], lambda p: words)
@@ -148,7 +140,7 @@ def test_a_leader_list_above_a_table_the_grid_read() -> None:
              (60, 104, "Storage Temperature ............................ -65 to 150 °C"),
              (60, 130, "Parameter"), (200, 130, "Min"), (250, 130, "Max"), (300, 130, "Units"),
              (60, 142, "Supply Current"), (200, 142, "0.6"), (250, 142, "1.0"), (300, 142, "mA")]
-    words = _pdf_words(lines)
+    words = printed_words(lines)
     head = TableRow(page=1, bbox_pdf=Box(55, 122, 340, 134), cells=["Parameter", "Min", "Max", "Units"], is_header=True,
                     cell_boxes=[Box(55, 122, 195, 134), Box(195, 122, 245, 134), Box(245, 122, 295, 134), Box(295, 122, 340, 134)])
     body = TableRow(page=1, bbox_pdf=Box(55, 134, 340, 146), cells=["Supply Current", "0.6", "1.0", "mA"],
@@ -168,7 +160,7 @@ def test_a_lone_column_group_headed_by_a_part_name_is_that_part() -> None:
     lines = [(52, 108, "PARAMETER"), (152, 108, "SYMBOL"), (232, 108, "XY100A"), (312, 108, "UNITS"),
              (202, 120, "MIN"), (232, 120, "TYP"), (262, 120, "MAX"),
              (52, 134, "Supply Current"), (152, 134, "ISY"), (232, 134, "15"), (262, 134, "25"), (312, 134, "uA")]
-    words = _pdf_words(lines)
+    words = printed_words(lines)
     cols = [(50, 150), (150, 200), (200, 230), (230, 260), (260, 300), (300, 340)]
     h1 = TableRow(page=1, bbox_pdf=Box(50, 100, 340, 112), cells=["PARAMETER", "SYMBOL", "", "XY100A", "", "UNITS"], is_header=True,
                   cell_boxes=[Box(a, 100, b, 112) for a, b in cols])

@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 import layoutrag.chunking.specs as stage
+from chunk_factory import printed_words
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow, Word
 from layoutrag.specs import match_parameter
@@ -141,14 +142,7 @@ def test_unheaded_columns_right_of_conditions_are_conditions_too() -> None:
 
 
 def _figure_page(rows: list[tuple[float, list[tuple[float, str]]]]) -> list[Word]:
-    doc = pymupdf.open()
-    page = doc.new_page(width=600, height=800)
-    for y, cells in rows:
-        for x, t in cells:
-            page.insert_text((x, y), t, fontsize=8, fontname="helv")
-    words = [Word(text=w[4], bbox_pdf=Box(*w[:4]), block=w[5], line=w[6]) for w in page.get_text("words")]
-    doc.close()
-    return words
+    return printed_words([(x, y, t) for y, cells in rows for x, t in cells])
 
 
 def _figure(region: Box) -> Chunk:
