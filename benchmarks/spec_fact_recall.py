@@ -3,7 +3,7 @@
     python benchmarks/spec_fact_recall.py DATA_DIR --facts benchmarks/data/spec_facts_rest31.tsv [-v] [--json OUT]
 
 `spec_queries_real.py` scores documents returned by queries; this scores the fact lines themselves,
-one by one, against the values stored for the fact's document (`LayoutRAG.specs`). A fact is
+one by one, against the values stored for the fact's document (its specs.json). A fact is
 
 - ``found``: a stored value of its parameter whose min / typ / max equal the fact's printed ones
   (every number the fact prints; the stored value may print more), from a table of its kind
@@ -27,9 +27,9 @@ from pathlib import Path
 
 from spec_queries_real import _rel, load_facts
 
+from layoutrag.chunking.specs import load_doc_specs
 from layoutrag.parametric import load_spec_store
 from layoutrag.records import SpecValue
-from layoutrag.service import LayoutRAG
 from layoutrag.storage import DataDir
 
 
@@ -73,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
     facts = load_facts(a.facts)
-    svc = LayoutRAG(a.data)
-    by_name = {c.file_name: d for d, c in load_spec_store(DataDir(a.data)).cards.items()}
+    data = DataDir(a.data)
+    by_name = {c.file_name: d for d, c in load_spec_store(data).cards.items()}
     status: Counter[str] = Counter()
     per_param: dict[str, Counter[str]] = defaultdict(Counter)
     rows = []
@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         did = by_name.get(doc)
         if did is None:
             raise SystemExit(f"facts: document {doc!r} is not in {a.data}")
-        values, withheld = svc.specs(did), svc.withheld_specs(did)
+        stored = load_doc_specs(data, did)  # the values queries read and the withheld ones, one read
+        values, withheld = stored.specs, stored.withheld
         for f in fs:
             st, hits = classify(f, values, withheld)
             status[st] += 1

@@ -428,6 +428,11 @@ def _names() -> tuple[tuple[str, str, str, bool], ...]:
     return tuple(sorted(rows, key=lambda r: -len(r[0])))
 
 
+def _whole_name(text: str) -> tuple[str, str] | None:
+    """(id, unit) of the vocabulary name `text` is as a whole (the first in `_names` order), else None."""
+    return next(((pid, punit) for n, pid, punit, _ in _names() if n == text), None)
+
+
 @cache
 def _symbols() -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
@@ -457,14 +462,13 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     if kind and name:
         # "Supply current (quiescent)", "Current (Shutdown)": the word in parentheses names the kind -
         # "quiescent current", "shutdown current" - when that is a whole name of the vocabulary
-        named = f"{kind.group(2)} {name.split()[-1]}"
-        for n, pid, punit, _ in _names():
-            if named == n and _unit_ok(punit, unit):
-                return pid, True
+        hit = _whole_name(f"{kind.group(2)} {name.split()[-1]}")
+        if hit and _unit_ok(hit[1], unit):
+            return hit[0], True
     if name:
-        for n, pid, _, _ in _names():
-            if name == n:
-                return _qualified(_refined(pid, n, symbol, unit), raw), True
+        hit = _whole_name(name)
+        if hit:
+            return _qualified(_refined(hit[0], name, symbol, unit), raw), True
         for n, pid, punit, whole in _names():
             if (
                 not whole
