@@ -84,6 +84,7 @@ _FLAGS = {
     "unit-columns": (stage, "UNIT_COLUMNS"),
     "tight-ranges": (specs_mod, "TIGHT_RANGES"),
     "merged-units": (stage, "MERGED_UNITS"),
+    "merged-conditions": (stage, "MERGED_CONDITIONS"),
     "item-columns": (stage, "ITEM_COLUMNS"),
     "rating-headings": (stage, "RATING_HEADINGS"),
     "own-heading": (stage, "OWN_HEADING"),

@@ -71,7 +71,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-19"
+SPEC_STAGE_VERSION = "specs-20"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -1246,19 +1246,25 @@ def _table_specs(
 MERGED_UNITS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without merged-units)
 
 
-def _unit_merged_down(
-    row: TableRow, ucol: int | None, span: tuple[int, BBox, str] | None
+MERGED_CONDITIONS = True  # specs-20; off for an ablation (benchmarks/spec_rerun.py --without merged-conditions)
+
+
+def _merged_down(
+    row: TableRow, col: int | None, span: tuple[int, BBox, str] | None, within: list[int] | None = None
 ) -> tuple[TableRow, tuple[int, BBox, str] | None]:
-    """A unit cell merged down over several rows ("℃" once, centred on the three temperature rows):
-    find_tables gives its text to the first row and a box reaching down over the others, whose
-    unit cells it leaves empty. A row whose unit cell is empty and whose middle lies inside that box
-    takes its unit; (the row, the span in force after it)."""
-    if ucol is None or ucol >= len(row.cells) or len(row.cell_boxes) != len(row.cells):
+    """A cell merged down over several rows ("℃" once, centred on the three temperature rows; "IOUT =
+    1 A, -40°C ≤ TJ ≤ 85°C" beside eight output-voltage lines): find_tables gives its text to the
+    first row and a box reaching down over the others, whose cells in that column it leaves empty.
+    A row whose cell is empty and whose middle lies inside that box takes its text; (the row, the
+    span in force after it). The span is measured against the row's other cells, or, with `within`,
+    against those cells only (the value cells: a name cell may be merged down further still)."""
+    if col is None or col >= len(row.cells) or len(row.cell_boxes) != len(row.cells):
         return row, None
-    text, box = row.cells[ucol].strip(), row.cell_boxes[ucol]
+    text, box = row.cells[col].strip(), row.cell_boxes[col]
     if text:
         # the span in force: this cell, when its box reaches below the row's other cells
-        reach = max((b.y1 for i, b in enumerate(row.cell_boxes) if i != ucol), default=box.y1)
+        others = [i for i in (within if within is not None else range(len(row.cells))) if i != col]
+        reach = max((row.cell_boxes[i].y1 for i in others if i < len(row.cell_boxes)), default=box.y1)
         return row, ((row.page, box, text) if box.y1 > reach + 1 else None)
     if span is None or span[0] != row.page:
         return row, None
@@ -1266,7 +1272,7 @@ def _unit_merged_down(
     if not (span[1].y0 < mid < span[1].y1):
         return row, None
     cells = list(row.cells)
-    cells[ucol] = span[2]
+    cells[col] = span[2]
     return row.model_copy(update={"cells": cells}), span
 
 
@@ -1286,6 +1292,7 @@ def _read_rows(
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
     line_part = part  # the part the current line of a long table is printed for
     unit_span: tuple[int, BBox, str] | None = None  # a unit cell merged down over the rows below it
+    cond_span: tuple[int, BBox, str] | None = None  # a conditions cell merged down likewise
     for row in _split_merged_roles(rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
@@ -1312,7 +1319,10 @@ def _read_rows(
         row = _aligned(row, cols)
         if cols.kind == "long":
             if MERGED_UNITS:
-                row, unit_span = _unit_merged_down(row, cols.col("unit"), unit_span)
+                row, unit_span = _merged_down(row, cols.col("unit"), unit_span)
+            if MERGED_CONDITIONS:
+                vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
+                row, cond_span = _merged_down(row, cols.col("conditions"), cond_span, vcols)
             for sub in _split_lines(row, cols, words):
                 named = _cell(sub, cols.col("parameter"))
                 if SECTION_ROWS and named and parts:
