@@ -85,6 +85,7 @@ _FLAGS = {
     "tight-ranges": (specs_mod, "TIGHT_RANGES"),
     "merged-units": (stage, "MERGED_UNITS"),
     "merged-conditions": (stage, "MERGED_CONDITIONS"),
+    "gap-sections": (stage, "GAP_SECTIONS"),
     "item-columns": (stage, "ITEM_COLUMNS"),
     "rating-headings": (stage, "RATING_HEADINGS"),
     "own-heading": (stage, "OWN_HEADING"),

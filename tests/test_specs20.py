@@ -67,3 +67,49 @@ def test_merged_conditions_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     got = _conditions(_specs(merged=True))
     assert "TJ" not in got[0.425] and "TJ" not in got[0.475]
 
+
+
+# --------------------------------------------------------------------------- gap sections
+GCOLS = [(30, 300), (300, 360), (360, 410), (410, 460), (460, 510)]
+
+
+def _gap_specs(heading: str) -> list[SpecValue]:
+    from chunk_factory import grid_row, printed_words
+
+    def row(cells: list[str], y: float, header: bool = False) -> TableRow:
+        return grid_row(cells, y, GCOLS, header=header)
+
+    rows = [
+        row(["Characteristic", "Min", "Typ", "Max", "Unit"], 100, header=True),
+        row(["Input level", "", "0.57", "", "V"], 112),
+        # a gap of 14 pt the grid left out: the heading printed in it
+        row(["SNR", "", "85", "", "dB"], 138),
+        row(["THD+N", "", "-70", "", "dB"], 150),
+    ]
+    words = printed_words([(32, 133, heading)])
+    return extract_specs(CARD, [table_chunk(rows, title="Audio Performance")], lambda p: words)
+
+
+def test_a_heading_printed_between_two_rows_is_the_condition_of_the_rows_below_it() -> None:
+    got = {v.parameter_printed: v.conditions for v in _gap_specs("LINEIN -> ADC -> I2S OUT")}
+    assert got["SNR"] == "LINEIN -> ADC -> I2S OUT" and got["THD+N"] == "LINEIN -> ADC -> I2S OUT"
+    assert got["Input level"] == ""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Operating Temperature Range",  # a lost row naming a parameter, not a heading
+        "Storage temperature ........ -65 to 150",  # a rating line with its leader
+        "Value Units",  # column headers
+        "Table 5. Audio performance",  # a caption
+        "must be driven low at all times",  # a note's line
+    ],
+)
+def test_a_gap_line_that_is_no_heading_gives_no_condition(line: str) -> None:
+    assert all(v.conditions == "" for v in _gap_specs(line))
+
+
+def test_gap_sections_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "GAP_SECTIONS", False)
+    assert all(v.conditions == "" for v in _gap_specs("LINEIN -> ADC -> I2S OUT"))

@@ -1276,6 +1276,46 @@ def _merged_down(
     return row.model_copy(update={"cells": cells}), span
 
 
+GAP_SECTIONS = True  # specs-20; off for an ablation (benchmarks/spec_rerun.py --without gap-sections)
+_GAP_HEADER_RE = re.compile(r"\b(?:min|typ|max|value|units?|symbol|parameter|conditions?)\b", re.IGNORECASE)
+_NOT_SECTION_RE = re.compile(r"^(?:table|figure|fig\.|note)\b", re.IGNORECASE)
+
+
+def _gap_section(above: TableRow | None, row: TableRow, words: Callable[[int], list[Word]] | None) -> str | None:
+    """A section heading the grid left out ("LINEIN -> ADC -> I2S OUT", "STN TYPE LCD Ta = 25℃"
+    printed between two rows, in a gap no row covers): one line of words inside the table's width,
+    beginning with a capital, no caption or note. Its text, or None when the rows touch or the gap
+    holds no such line."""
+    if not GAP_SECTIONS or words is None or above is None or above.page != row.page:
+        return None
+    g0, g1 = above.bbox_pdf.y1, row.bbox_pdf.y0
+    if g1 - g0 < 6:
+        return None
+    x0, x1 = min(above.bbox_pdf.x0, row.bbox_pdf.x0), max(above.bbox_pdf.x1, row.bbox_pdf.x1)
+    ws = [
+        w
+        for w in words(row.page)
+        if g0 <= w.bbox_pdf.center[1] <= g1 and x0 - 2 <= w.bbox_pdf.x0 and w.bbox_pdf.x1 <= x1 + 2
+    ]
+    if not ws:
+        return None
+    ys = [w.bbox_pdf.center[1] for w in ws]
+    if max(ys) - min(ys) > 3:
+        return None  # several lines: a note, a drawing's labels - no heading
+    text = " ".join(w.text for w in sorted(ws, key=lambda w: w.bbox_pdf.x0)).strip()
+    if not (3 <= len(text) <= 80) or not re.match(r"[A-Z\u4e00-\u9fff]", text) or _NOT_SECTION_RE.match(text):
+        return None
+    if not re.search(r"[A-Za-z]{3}|[\u4e00-\u9fff]{2}", text) or re.search(r"\.{3}|…", text):
+        return None  # no name, or a rating line with its dot leader that the grid lost
+    if _GAP_HEADER_RE.search(text) or match_parameter(text)[1]:
+        return None  # column headers, or a row the grid lost that names a parameter
+    letters = [ch for ch in text if ch.isalpha() and ch.isascii()]
+    upper = sum(ch.isupper() for ch in letters)
+    if not (text.endswith(":") or (letters and upper >= 0.6 * len(letters))):
+        return None  # a heading is set in capitals ("ELECTRICAL CHARACTERISTICS") or ends in a colon
+    return text.rstrip(":").strip()
+
+
 def _read_rows(
     doc_id: str,
     part: str,
@@ -1293,6 +1333,8 @@ def _read_rows(
     line_part = part  # the part the current line of a long table is printed for
     unit_span: tuple[int, BBox, str] | None = None  # a unit cell merged down over the rows below it
     cond_span: tuple[int, BBox, str] | None = None  # a conditions cell merged down likewise
+    section = ""  # a section heading printed between two rows of a long table (`_gap_section`)
+    above: TableRow | None = None  # the body row above
     for row in _split_merged_roles(rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
@@ -1305,12 +1347,19 @@ def _read_rows(
             # a repeated header on the next page changes nothing; a different one starts afresh
             _part_columns(new, header_rows, parts)
             if cols is None or new.roles != cols.roles:
-                cols, prev, line_part = new, None, part
+                cols, prev, line_part, section = new, None, part, ""
                 if cols.kind == "long":
                     cols.groups = _value_groups(cols, row, words, parts)
         if cols is None or not cols.kind:
             before = row
             continue
+        if cols.kind == "long":
+            gap = _gap_section(above, row, words)
+            above = row
+            if gap is not None:
+                section = gap
+            elif _title_row(row):
+                section = ""  # a heading inside the grid starts another part of the table
         if cols.kind == "long" and QUANTITY_NAMES and _title_row(row):
             heading = " ".join(x for x in row.cells if x.strip()).strip()
             if re.fullmatch(r"[^\d=:]{3,40}", heading) and re.search(r"[^\W\d_]{3}", heading):
@@ -1329,7 +1378,11 @@ def _read_rows(
                     # a line naming one of the document's parts ("TMP36 Output Voltage", "AD7767-1
                     # Dynamic Range") is that part's, and so are the condition lines under it
                     line_part = _part_named(named, parts) or part
+                n_out = len(out)
                 prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
+                for v in out[n_out:] if section else []:
+                    if section not in v.conditions:
+                        v.conditions = f"{v.conditions}; {section}" if v.conditions else section
         elif cols.kind == "named":
             # a row named by one of the document's parts (an ordering table's "DS1302Z | 0°C to +70°C") is that part's
             named_part = _part_named(_cell(row, 0), parts) if ROW_PARTS and parts else None
