@@ -1200,6 +1200,11 @@ def _table_conditions(c: Chunk, words: Callable[[int], list[Word]] | None) -> st
 _SET_QTY_RE = re.compile(r"(?<![A-Za-z0-9])@?\s*([A-Za-z][A-Za-z0-9_]{0,7})\s*(?:=|≤|<|≥|>)")
 
 
+def _joined(conditions: str, more: str) -> str:
+    """Two condition texts as one, "; " between them (either may be empty)."""
+    return "; ".join(x for x in (conditions, more) if x)
+
+
 def _add_table_conditions(values: list[SpecValue], cond: str) -> None:
     """The caption's conditions after each value's own (an ordering table's caption is no condition).
     A caption clause setting a quantity the row sets itself, in its conditions or its name ("TA =
@@ -1216,7 +1221,7 @@ def _add_table_conditions(values: list[SpecValue], cond: str) -> None:
         add = cond if len(keep) == len(clauses) else ", ".join(keep)
         if not add or fold(add) in fold(v.conditions):
             continue
-        v.conditions = f"{v.conditions}; {add}" if v.conditions else add
+        v.conditions = _joined(v.conditions, add)
 
 
 def _table_specs(
@@ -1353,14 +1358,15 @@ def _read_rows(
         if cols is None or not cols.kind:
             before = row
             continue
+        title = cols.kind == "long" and _title_row(row)
         if cols.kind == "long":
             gap = _gap_section(above, row, words)
             above = row
             if gap is not None:
                 section = gap
-            elif _title_row(row):
+            elif title:
                 section = ""  # a heading inside the grid starts another part of the table
-        if cols.kind == "long" and QUANTITY_NAMES and _title_row(row):
+        if title and QUANTITY_NAMES:
             heading = " ".join(x for x in row.cells if x.strip()).strip()
             if re.fullmatch(r"[^\d=:]{3,40}", heading) and re.search(r"[^\W\d_]{3}", heading):
                 prev = (heading, "", "")  # "Phase Noise" merged over the table: it names the case rows below
@@ -1380,9 +1386,10 @@ def _read_rows(
                     line_part = _part_named(named, parts) or part
                 n_out = len(out)
                 prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
-                for v in out[n_out:] if section else []:
-                    if section not in v.conditions:
-                        v.conditions = f"{v.conditions}; {section}" if v.conditions else section
+                if section:
+                    for v in out[n_out:]:
+                        if section not in v.conditions:
+                            v.conditions = _joined(v.conditions, section)
         elif cols.kind == "named":
             # a row named by one of the document's parts (an ordering table's "DS1302Z | 0°C to +70°C") is that part's
             named_part = _part_named(_cell(row, 0), parts) if ROW_PARTS and parts else None
@@ -2756,7 +2763,7 @@ def _completes(above: SpecValue, v: SpecValue) -> bool:
     above.value_text = f"{above.value_text} / {v.value_text}"
     extra = v.conditions.split("; ")[0] if v.conditions else ""
     if extra and extra not in above.conditions:
-        above.conditions = f"{above.conditions}; {extra}" if above.conditions else extra
+        above.conditions = _joined(above.conditions, extra)
     above.footnotes += [n for n in v.footnotes if n not in above.footnotes]
     return True
 
@@ -3078,12 +3085,12 @@ def _long_row(
                 before_c = before_c[1:]
         conditions = " ".join(x for x in (*before_c, conditions, *rest) if x)
     if cond_name:
-        conditions = f"{cond_name}; {conditions}" if conditions else cond_name
+        conditions = _joined(cond_name, conditions)
     row_conditions = conditions
     for g, filled in per_group:
         conditions = row_conditions
         if g.label and not g.part:
-            conditions = f"{conditions}; {g.label}" if conditions else g.label
+            conditions = _joined(conditions, g.label)
         variants = [filled]
         if OPTION_LISTS and len(filled) == 1 and filled[0][1] == "value" and parse_value(filled[0][2]) is None:
             # "12 pF, 20 pF, or specify": one value per option, each from the whole cell
@@ -3119,7 +3126,7 @@ def _long_row(
                 if v.unit and pv.unit != v.unit:
                     continue
                 if said and said not in v.conditions:
-                    v.conditions = f"{v.conditions}; {said}" if v.conditions else said
+                    v.conditions = _joined(v.conditions, said)
                 used = 2 if pv.min is not None and pv.max is not None and not pv.tolerance else 1
                 if _numbers_in(t[: t.rfind(said)] if said else t) > used:  # the condition's numbers are its own
                     v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
