@@ -38,7 +38,10 @@ and list chunks (a Features list's "Operating voltage range: 2.7 V to 5.5 V") re
 name ("80 kHz bandwidth"); a document without a part name on its card named by a printed piece of its
 file name ("TEN 8" of Traco_TEN8.pdf); or without specs-17: a table whose header names a Unit column and
 no value column read one value per column (TI's Thermal Information), a value cell listing options
-("12 pF, 20 pF, or specify") read one value per option.
+("12 pF, 20 pF, or specify") read one value per option; or without specs-21: a table under a ratings heading
+printed as the last heading line of the text block above it (heading-above), a symbol printed on each value line
+of a grid row though it begins with a small letter (stacked-symbols), note numbers in a Notes column read as
+footnotes, not conditions (note-columns).
 """
 
 from __future__ import annotations
@@ -89,6 +92,9 @@ _FLAGS = {
     "item-columns": (stage, "ITEM_COLUMNS"),
     "rating-headings": (stage, "RATING_HEADINGS"),
     "own-heading": (stage, "OWN_HEADING"),
+    "heading-above": (stage, "HEADING_ABOVE"),
+    "stacked-symbols": (stage, "STACKED_SYMBOLS"),
+    "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),
     "condition-parts": (stage, "CONDITION_PARTS"),
     "base-names": (stage, "BASE_NAMES"),

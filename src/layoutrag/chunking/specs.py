@@ -71,7 +71,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-20"
+SPEC_STAGE_VERSION = "specs-21"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -350,7 +350,9 @@ def extract_specs(
     def _key(v: SpecValue) -> tuple[Any, ...]:
         return (v.page, v.part, *(round(x) for x in v.row_bbox_pdf), v.min, v.typ, v.max, v.unit)
 
+    above: Chunk | None = None  # the reading unit before `c` (`_heading_above`)
     for c in chunks:
+        prev, above = above, (c if c.unit == "unit" else above)
         if not c.rows and not c.regions and LINEAR_TABLES and linear_table(c.native_text):
             values = read_linear_table(c, part)  # an imported table given as text only (no layout)
         elif c.block_type in ("text", "list") and c.unit == "unit":
@@ -370,7 +372,7 @@ def extract_specs(
             _condition_parts(values, part, parts)  # the row's own conditions, before the caption's join them
             if TABLE_CONDITIONS:
                 _add_table_conditions(values, _table_conditions(c, words))
-        ratings = _in_ratings(c)
+        ratings = _in_ratings(c) or _heading_above(c, prev)
         block = _block_of(c, card)
         for v in values:
             if block and v.parameter in _BLOCK_SUPPLY_IDS:
@@ -630,6 +632,45 @@ def _in_ratings(c: Chunk) -> bool:
     if OWN_HEADING and _ratings_heading(head) is None and _CHARACTERISTICS_RE.search(head):
         return False
     return bool(_ratings_heading(" ".join((c.section_title, head, c.description))))
+
+
+HEADING_ABOVE = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py --without heading-above)
+# a numbered or line-initial heading ("6.1. Absolute maximum rating (Stresses above ...", "极限参数（温度=25℃）")
+_HEADING_LINE_RE = re.compile(r"^\s*(?:[\d.]+\s*|[一二三四五六七八九十]+、\s*|[^\w\s(（]\s*)?(?=\S)")
+
+
+def _heading_above(c: Chunk, prev: Chunk | None) -> bool:
+    """A table whose ratings heading is printed as the last heading line of the text block just
+    above it (a numbered sub-heading inside a paragraph block, "6. Parameter / 6.1. Absolute maximum
+    rating (Stresses above ...)"; a bilingual heading pair after the section's own, "光电参数 /
+    极限参数（温度=25℃） / Absolute Maximum Ratings"), the section title being the chapter's: its
+    values are ratings. Of the block's last four lines, up to a dot-leader line (a ratings list
+    printed above the table holds its own heading), the last that begins with a ratings,
+    characteristics or operating-conditions heading decides; a line naming the ratings inside a
+    sentence ("... Absolute Maximum Ratings may cause damage") is no heading. Not when the table's own
+    text prints a characteristics heading."""
+    if not HEADING_ABOVE or prev is None or c.block_type != "table" or prev.block_type not in ("text", "heading"):
+        return False
+    if prev.page != c.page or not prev.bboxes_pdf or not c.bboxes_pdf:
+        return False
+    bottom, top = max(b.y1 for b in prev.bboxes_pdf), min(b.y0 for b in c.bboxes_pdf)
+    if not (-2 <= top - bottom <= 30) or _CHARACTERISTICS_RE.search(c.native_text[:300]):
+        return False  # not directly above the table, or the table prints its own heading
+    for line in reversed(prev.native_text.splitlines()[-4:]):
+        if re.search(r"\.{4}|…{2}", line):
+            return False  # a line of a dot-leader list: the block holds values, not a heading over the table
+        rest = _HEADING_LINE_RE.sub("", line, count=1)  # the line without its number or bullet
+        if _CHARACTERISTICS_RE.match(rest) or _CONDITIONS_RE.match(rest):
+            return False
+        m = _ratings_heading(rest)
+        if m is not None and m.start() == 0 and _HEADING_TAIL_RE.fullmatch(rest[m.end() :]):
+            return True
+    return False
+
+
+# what may follow a ratings heading on its line: its "rating(s)" word, a parenthesis or a colon
+# ("(Note 1)", "（温度=25℃）", "(Stresses above ...") - not a sentence going on ("... may cause damage")
+_HEADING_TAIL_RE = re.compile(r"\s*(?:ratings?\b)?\s*(?:[(（:：].*)?", re.IGNORECASE | re.DOTALL)
 
 
 # the heading of the conditions a part is specified to work in (JEDEC: "recommended operating
@@ -2549,7 +2590,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         ]
         shared -= names | {ucol}
     elif not head:
-        shared -= _own_per_line(names, band_texts)
+        shared -= _own_per_line(names, band_texts, scol)
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
@@ -2628,16 +2669,43 @@ def _reading(w: Word) -> tuple[int, float]:
     return round(w.bbox_pdf.y0), w.bbox_pdf.x0
 
 
-def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]]) -> set[int]:
+NOTE_COLUMNS = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py --without note-columns)
+_NOTES_HEAD_RE = re.compile(r"notes?|remarks?|comments?|备注|说明|注", re.IGNORECASE)
+_NOTE_REFS_RE = re.compile(r"\(?\d{1,2}\)?(?:\s*[,，]\s*\(?\d{1,2}\)?|\s+\(?\d{1,2}\)?)*")
+
+
+def _note_refs(conditions: str, cols: _Cols, ccol: int | None) -> list[str]:
+    """The footnote numbers a Notes column prints for a row ("1,3", "2, 3", "5" under "Notes" - JEDEC
+    and Dallas tables): references to the notes under the table, not a condition. Only under a
+    header that says notes or remarks (a Conditions cell "5" is no reference)."""
+    if not NOTE_COLUMNS or ccol is None or not _NOTES_HEAD_RE.fullmatch(fold(cols.names.get(ccol, "")).strip(" .:")):
+        return []
+    t = conditions.strip()
+    return re.findall(r"\d+", t) if t and _NOTE_REFS_RE.fullmatch(t) else []
+
+
+STACKED_SYMBOLS = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py --without stacked-symbols)
+
+
+def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]], symbol_col: int | None = None) -> set[int]:
     """The name columns (Parameter, Symbol) printing something on every value line of a grid row:
     a table printed as one grid row (no rules between its lines: a ratings list), each line its own
     parameter - not one name over several conditions (a line whose name is a condition, "VCC = 5 V",
     continues the one above: `_is_condition`), nor a name wrapped over the lines (a line beginning
-    with a small letter, "Zero gate voltage / drain current", goes on with the name above)."""
+    with a small letter, "Zero gate voltage / drain current", goes on with the name above). A symbol
+    begins with a small letter by convention (JEDEC's time symbols tAH, tDH, tr): a Symbol column
+    printing one symbol on every value line ("tAH1" over "tAH2" beside "5" over "30") is each line's
+    own (`STACKED_SYMBOLS`)."""
+
+    def wraps(i: int, t: str) -> bool:
+        if STACKED_SYMBOLS and i == symbol_col:
+            return False
+        return re.match(r"[a-z]", t) is not None
+
     return {
         i
         for i in name_cols
-        if all(t.get(i) for t in band_texts) and not any(re.match(r"[a-z]", t[i]) for t in band_texts[1:])
+        if all(t.get(i) for t in band_texts) and not any(wraps(i, t[i]) for t in band_texts[1:])
     }
 
 
@@ -3063,6 +3131,9 @@ def _long_row(
         conditions = f"{item_cond}{glue}{conditions}" if conditions else item_cond
     if re.fullmatch(r"[-–—−/]+", conditions.strip()):
         conditions = ""  # "—" in a Conditions cell: none printed
+    refs = _note_refs(conditions, cols, ccol)
+    if refs:
+        conditions = ""  # "2, 3" under "Notes": the notes below the table that apply, kept as footnotes
     if CONDITION_SPAN and ccol is not None:
         # a merged "Conditions" header over several grid columns: the unheaded cells right of it
         # (up to the next headed column) hold the rest of the row's conditions
@@ -3109,6 +3180,7 @@ def _long_row(
                 page=row.page,
                 row_bbox_pdf=row.bbox_pdf,
                 chunk_id=c.chunk_id,
+                footnotes=list(refs),
             )
             texts: list[str] = []
             tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column

@@ -1,0 +1,148 @@
+"""specs-21, on chunks made here. heading-above: a table whose ratings heading is printed as the last
+heading line of the text block just above it (a numbered sub-heading inside a paragraph block, a
+bilingual heading pair under the section's own heading) holds ratings, though its section title is
+the chapter's ("6. Parameter")."""
+
+from __future__ import annotations
+
+import pytest
+
+import layoutrag.chunking.specs as stage
+from chunk_factory import grid_chunk
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import Box, Chunk, DocumentCard, SpecValue
+
+CARD = DocumentCard(doc_id="d", file_name="part.pdf", series=["XY100"], part_numbers=["XY100"])
+COLS = [(40, 80), (80, 300), (300, 360), (360, 420), (420, 470)]
+ROWS = [
+    ["Name", "Parameter", "Min.", "Max.", "Units"],
+    ["TA", "Ambient operating temperature", "-40", "85", "°C"],
+    ["VCC", "Supply voltage", "-0.5", "6.5", "V"],
+]
+
+
+def _text(body: str, y0: float, y1: float) -> Chunk:
+    return Chunk(chunk_id="d_p1_b00", doc_id="d", page=1, block_type="text", native_text=body,
+                 bboxes_pdf=[Box(40, y0, 470, y1)], section_title="6. Parameter")
+
+
+def _specs(above: str, *, gap: float = 4.0, table_text: str = "") -> list[SpecValue]:
+    table = grid_chunk(ROWS, COLS, title="6. Parameter")
+    table = table.model_copy(update={"bboxes_pdf": [Box(40, 100, 470, 136)], "native_text": table_text})
+    return extract_specs(CARD, [_text(above, 60, 100 - gap), table])
+
+
+def _kinds(specs: list[SpecValue]) -> set[str]:
+    return {v.table for v in specs}
+
+
+NUMBERED = ("6. Parameter\n6.1. Absolute maximum rating (Stresses above those listed can cause permanent damage\n"
+            "to the device. Exposure to maximum rated conditions can affect reliability.)")
+
+
+def test_a_numbered_ratings_heading_closing_the_block_above_makes_the_table_ratings() -> None:
+    assert _kinds(_specs(NUMBERED)) == {"ratings"}
+
+
+def test_a_bilingual_heading_under_the_sections_own_heading_counts() -> None:
+    above = "光电参数（1）\nElectro-Optical Characteristics(1)\n极限参数（温度=25℃）\n\uf0b2 Absolute Maximum Ratings (Temperature=25°C)"
+    assert _kinds(_specs(above)) == {"ratings"}
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        # the ratings named inside a sentence that wraps: no heading
+        "Stresses beyond those listed under Absolute\nMaximum Ratings may cause permanent damage to the device.",
+        # a later characteristics heading is the one over the table
+        "6.1. Absolute maximum rating\nTA -40 to 85 °C\n6.2. Electrical characteristics (TA = 25 °C)",
+        # a ratings list printed above the table holds its own heading (its dot leaders end the search)
+        "Absolute Maximum Ratings\nSupply Voltage ........................ -0.3V to +4.0V",
+        "6.2. Electrical parameter (test conditions: TA=25℃, VCC=5V)",
+    ],
+)
+def test_no_ratings_heading_closing_the_block_leaves_the_table_characteristics(above: str) -> None:
+    assert _kinds(_specs(above)) == {"characteristics"}
+
+
+def test_only_a_block_directly_above_the_table_counts() -> None:
+    assert _kinds(_specs(NUMBERED, gap=60)) == {"characteristics"}
+
+
+def test_a_table_printing_its_own_characteristics_heading_keeps_it() -> None:
+    assert _kinds(_specs(NUMBERED, table_text="ELECTRICAL CHARACTERISTICS\nName Parameter Min. Max. Units")) == {
+        "characteristics"
+    }
+
+
+def test_the_rule_has_an_ablation_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "HEADING_ABOVE", False)
+    assert _kinds(_specs(NUMBERED)) == {"characteristics"}
+
+
+# --------------------------------------------------------------------------- stacked symbols
+SCOLS = [(30, 200), (200, 260), (260, 310), (310, 360), (360, 410), (410, 460)]
+
+
+def _stacked_specs(symbols: tuple[str, str]) -> list[SpecValue]:
+    """One grid row printing two lines ("Data Hold Time | tDH1 / tDH2 | 0 / 25 | ns / ns") - no rule
+    between them - under a Parameter | Symbol | Min | Typ | Max | Units header."""
+    from chunk_factory import grid_row, printed_words, table_chunk
+
+    head = grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Units"], 100, SCOLS, header=True)
+    row = grid_row(["Data Hold Time", f"{symbols[0]} {symbols[1]}", "0 25", "", "", "ns ns"], 112, SCOLS, h=22)
+    words = printed_words([
+        (32, 121, "Data Hold Time"), (202, 121, symbols[0]), (262, 121, "0"), (362 + 50, 121, "ns"),
+        (202, 131, symbols[1]), (262, 131, "25"), (362 + 50, 131, "ns"),
+    ])
+    return extract_specs(CARD, [table_chunk([head, row], title="AC Characteristics")], lambda p: words)
+
+
+def test_a_symbol_printed_on_each_value_line_is_that_lines_own() -> None:
+    got = {v.min: v.symbol for v in _stacked_specs(("tDH1", "tDH2"))}
+    assert got == {0.0: "tDH1", 2.5e-08: "tDH2"}
+
+
+def test_stacked_symbols_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "STACKED_SYMBOLS", False)
+    got = {v.min: v.symbol for v in _stacked_specs(("tDH1", "tDH2"))}
+    assert got == {0.0: "tDH1 tDH2", 2.5e-08: "tDH1 tDH2"}  # both lines keep the cell's two symbols
+
+
+def test_a_capitalised_symbol_per_line_was_already_its_lines_own() -> None:
+    got = {v.min: v.symbol for v in _stacked_specs(("ICC", "IEE"))}
+    assert got == {0.0: "ICC", 2.5e-08: "IEE"}
+
+
+# --------------------------------------------------------------------------- note columns
+NCOLS = [(30, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
+
+
+def _noted_specs(header: str, cell: str) -> list[SpecValue]:
+    rows = [
+        ["Parameter", "Symbol", "Min", "Max", "Units", header],
+        ["Supply Voltage", "VCC", "4.5", "5.5", "V", cell],
+    ]
+    return extract_specs(CARD, [grid_chunk(rows, NCOLS, title="DC Operating Conditions")])
+
+
+@pytest.mark.parametrize("cell,refs", [("2, 3", ["2", "3"]), ("1,3,4", ["1", "3", "4"]), ("5", ["5"])])
+def test_note_numbers_under_a_notes_header_are_footnotes_not_conditions(cell: str, refs: list[str]) -> None:
+    (v,) = _noted_specs("NOTES", cell)
+    assert v.conditions == "" and v.footnotes == refs
+
+
+def test_a_notes_cell_with_words_stays_the_condition() -> None:
+    (v,) = _noted_specs("Notes", "Pulse width ≤ 300 µs")
+    assert v.conditions == "Pulse width ≤ 300 µs" and v.footnotes == []
+
+
+def test_a_number_under_a_conditions_header_is_no_note_reference() -> None:
+    (v,) = _noted_specs("Conditions", "5")
+    assert v.footnotes == []
+
+
+def test_note_columns_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "NOTE_COLUMNS", False)
+    (v,) = _noted_specs("NOTES", "2, 3")
+    assert v.conditions == "2, 3" and v.footnotes == []
