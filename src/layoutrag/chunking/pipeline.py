@@ -49,7 +49,7 @@ __all__ = [
     "page_units_in_memory",
 ]
 
-CHUNK_STAGE_VERSION = "chunk-18"  # 18: table rules drawn as thin filled paths with curved ends read as rules (find_tables skips them); 17: document-control labels (表单编号, 文件编号, Form No.) mark document numbers, not parts; 16: card product types from the distributor categories (data/product_types.tsv); 15: clipped_paragraph rule removed (it cost coverage held out); 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed; 13: table rows carry cell boxes; 14: card vendor from the document's own company + public registries
+CHUNK_STAGE_VERSION = "chunk-19"  # 19: a table cell no page word touches gets no text (find_tables read a watermark's letters there); 18: table rules drawn as thin filled paths with curved ends read as rules (find_tables skips them); 17: document-control labels (表单编号, 文件编号, Form No.) mark document numbers, not parts; 16: card product types from the distributor categories (data/product_types.tsv); 15: clipped_paragraph rule removed (it cost coverage held out); 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed; 13: table rows carry cell boxes; 14: card vendor from the document's own company + public registries
 
 log = logging.getLogger(__name__)
 

@@ -91,16 +91,33 @@ def _cells_text(
     page: pymupdf.Page, cells: Sequence[object], fallback: list[object], words: list[Word]
 ) -> list[str]:
     """Cell texts from the page's words (whole tokens: find_tables' own extraction can split
-    "26.000" into "26000 ." by glyph boxes); its text where the cell holds no word."""
+    "26.000" into "26000 ." by glyph boxes); its text where the cell holds no word's middle but a
+    word reaches into it. A cell no word touches gets no text: what find_tables reads there are
+    characters the page's words leave out - a watermark's letters ("i p", "t i a" of "Confidential -
+    Prepared for ..." set diagonally over a characteristics table; `pdf.watermark_lines`)."""
     out = []
     for i, cell in enumerate(cells):
         fb = _cell_text(fallback[i]) if i < len(fallback) else ""
         if cell is None:
             out.append("")
             continue
-        t = _words_text(words, _to_display(page, cell)) if words else ""
+        box = _to_display(page, cell)
+        t = _words_text(words, box) if words else ""
+        if not t and words and WATERMARK_CELLS and not _touched(words, box):
+            fb = ""
         out.append(t or fb)
     return out
+
+
+WATERMARK_CELLS = True  # chunk-19; off for an ablation (tests/test_watermark.py)
+
+
+def _touched(words: list[Word], box: BBox) -> bool:
+    """Whether any word's box overlaps `box`."""
+    return any(
+        w.bbox_pdf.x0 < box.x1 and w.bbox_pdf.x1 > box.x0 and w.bbox_pdf.y0 < box.y1 and w.bbox_pdf.y1 > box.y0
+        for w in words
+    )
 
 
 CURVED_RULES = True  # chunk-18; off for an ablation (benchmarks/curved_rules.py)
