@@ -41,7 +41,8 @@ no value column read one value per column (TI's Thermal Information), a value ce
 ("12 pF, 20 pF, or specify") read one value per option; or without specs-21: a table under a ratings heading
 printed as the last heading line of the text block above it (heading-above), a symbol printed on each value line
 of a grid row though it begins with a small letter (stacked-symbols), note numbers in a Notes column read as
-footnotes, not conditions (note-columns).
+footnotes, not conditions (note-columns); or without specs-22: a ± in the Typ column beside a ± limit kept as
+typ, its magnitude (typical-spread).
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ _FLAGS = {
     "rating-headings": (stage, "RATING_HEADINGS"),
     "own-heading": (stage, "OWN_HEADING"),
     "heading-above": (stage, "HEADING_ABOVE"),
+    "typical-spread": (stage, "TYPICAL_SPREAD"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

@@ -1,7 +1,9 @@
-"""specs-21, on chunks made here. heading-above: a table whose ratings heading is printed as the last
-heading line of the text block just above it (a numbered sub-heading inside a paragraph block, a
-bilingual heading pair under the section's own heading) holds ratings, though its section title is
-the chapter's ("6. Parameter")."""
+"""specs-21 and specs-22, on chunks made here. heading-above: a table whose ratings heading is printed
+as the last heading line of the text block just above it (a numbered sub-heading inside a paragraph
+block, a bilingual heading pair under the section's own heading) holds ratings, though its section
+title is the chapter's ("6. Parameter"). stacked-symbols: a symbol printed on each value line of a grid
+row is that line's. note-columns: note numbers under a Notes header are footnotes. typical-spread
+(specs-22): a ± under Typ beside a ± limit is kept as typ."""
 
 from __future__ import annotations
 
@@ -146,3 +148,33 @@ def test_note_columns_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "NOTE_COLUMNS", False)
     (v,) = _noted_specs("NOTES", "2, 3")
     assert v.conditions == "2, 3" and v.footnotes == []
+
+
+# --------------------------------------------------------------------------- typical spread (specs-22)
+TCOLS = [(30, 200), (200, 250), (250, 300), (300, 350), (350, 400)]
+
+
+def _spread_specs(mn: str, typ: str, mx: str) -> list[SpecValue]:
+    rows = [["Parameter", "Min", "Typ", "Max", "Units"], ["Supply Voltage Sensitivity", mn, typ, mx, "ppb"]]
+    return extract_specs(CARD, [grid_chunk(rows, TCOLS, title="Electrical Characteristics")])
+
+
+def test_a_typical_spread_beside_a_limit_is_kept_as_typ() -> None:
+    (v,) = _spread_specs("", "±0.4", "±1.3")
+    assert (v.min, v.typ, v.max) == (-0.0013, 0.0004, 0.0013)
+
+
+def test_a_typical_spread_wider_than_the_limit_is_not_kept() -> None:
+    (v,) = _spread_specs("±13.5", "±13.7", "")  # a ± under Min is a least magnitude (an output swing)
+    assert v.typ is None and (v.min, v.max) == (-0.0135, 0.0135)
+
+
+def test_a_lone_typical_spread_stays_the_range() -> None:
+    (v,) = _spread_specs("", "±1.5", "")
+    assert (v.min, v.typ, v.max) == (-0.0015, None, 0.0015)
+
+
+def test_typical_spread_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "TYPICAL_SPREAD", False)
+    (v,) = _spread_specs("", "±0.4", "±1.3")
+    assert (v.min, v.typ, v.max) == (-0.0013, None, 0.0013)

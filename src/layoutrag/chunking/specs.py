@@ -71,7 +71,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-21"
+SPEC_STAGE_VERSION = "specs-22"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -2669,6 +2669,11 @@ def _reading(w: Word) -> tuple[int, float]:
     return round(w.bbox_pdf.y0), w.bbox_pdf.x0
 
 
+TYPICAL_SPREAD = True  # specs-22; off for an ablation (benchmarks/spec_rerun.py --without typical-spread)
+# a ± printed in the Typ column beside a ± limit in the Min / Max column ("±0.4 | ±1.3 ppb"): the record keeps
+# the limits as min / max and the typical spread as typ, its magnitude (it was dropped); not when it exceeds
+# the limit (a ± under Min is a least magnitude: OP90's output swing "±13.5 | ±13.7")
+
 NOTE_COLUMNS = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py --without note-columns)
 _NOTES_HEAD_RE = re.compile(r"notes?|remarks?|comments?|备注|说明|注", re.IGNORECASE)
 _NOTE_REFS_RE = re.compile(r"\(?\d{1,2}\)?(?:\s*[,，]\s*\(?\d{1,2}\)?|\s+\(?\d{1,2}\)?)*")
@@ -3184,6 +3189,7 @@ def _long_row(
             )
             texts: list[str] = []
             tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
+            typ_spread: float | None = None  # the magnitude of a ± printed in the Typ column
             for i, r, t, box in cells_read:
                 hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
                 if qual and r == "value":
@@ -3208,6 +3214,7 @@ def _long_row(
                     # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
                     if not tol_limit and v.min is None and v.max is None:
                         v.min, v.max = pv.min, pv.max
+                    typ_spread = pv.max
                 elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
                     v.min, v.max = pv.min, pv.max
                     tol_limit = pv.tolerance
@@ -3220,6 +3227,9 @@ def _long_row(
                     SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words))
                 )
                 texts.append(t)
+            if TYPICAL_SPREAD and tol_limit and typ_spread is not None and v.typ is None and v.max is not None:
+                if 0 <= typ_spread <= v.max:
+                    v.typ = typ_spread  # "±0.4 | ±1.3" under Typ | Max: limits ±1.3, typically within 0.4
             if not v.cells or not v.unit:
                 continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
             pid, known = match_parameter(name, symbol, unit=v.unit)
