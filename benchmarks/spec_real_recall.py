@@ -97,7 +97,9 @@ def load_gold(path: Path) -> list[Gold]:
         ty = ty.lstrip("=")
         vals: dict[str, float | None] = {"min": None, "typ": None, "max": None}
         for k, s in (("min", lo), ("typ", ty), ("max", hi)):
-            if s.startswith("±"):
+            if s.startswith("±") and k == "typ" and (lo.startswith("±") or hi.startswith("±")):
+                vals["typ"] = _num(s[1:], fac)  # a typical spread beside a ± limit: its magnitude
+            elif s.startswith("±"):
                 x = _num(s[1:], fac) or 0.0
                 vals["min"], vals["max"] = -x, x
             elif s:
