@@ -24,7 +24,7 @@ import pymupdf
 
 from layoutrag.chunking.group import Group, x_overlap_frac
 from layoutrag.chunking.rules import enabled
-from layoutrag.geometry import as_box, contains_frac, union_box
+from layoutrag.geometry import as_box, contains_frac, intersection, union_box
 from layoutrag.pdf import PdfPage
 from layoutrag.records import BBox, Box, Element, Page, TableRow, Word
 
@@ -103,21 +103,13 @@ def _cells_text(
             continue
         box = _to_display(page, cell)
         t = _words_text(words, box) if words else ""
-        if not t and words and WATERMARK_CELLS and not _touched(words, box):
+        if not t and words and WATERMARK_CELLS and not any(intersection(w.bbox_pdf, box) > 0 for w in words):
             fb = ""
         out.append(t or fb)
     return out
 
 
 WATERMARK_CELLS = True  # chunk-19; off for an ablation (tests/test_watermark.py)
-
-
-def _touched(words: list[Word], box: BBox) -> bool:
-    """Whether any word's box overlaps `box`."""
-    return any(
-        w.bbox_pdf.x0 < box.x1 and w.bbox_pdf.x1 > box.x0 and w.bbox_pdf.y0 < box.y1 and w.bbox_pdf.y1 > box.y0
-        for w in words
-    )
 
 
 CURVED_RULES = True  # chunk-18; off for an ablation (benchmarks/curved_rules.py)
