@@ -178,3 +178,11 @@ def test_typical_spread_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "TYPICAL_SPREAD", False)
     (v,) = _spread_specs("", "±0.4", "±1.3")
     assert (v.min, v.typ, v.max) == (-0.0013, None, 0.0013)
+
+
+def test_pulling_range_is_the_pull_range() -> None:
+    # IEC 60679-1 calls a VCXO's pull range its "frequency pulling range"
+    from layoutrag.specs import match_parameter
+
+    assert match_parameter("Pulling Range") == ("pull_range", True)
+    assert match_parameter("Frequency pulling range") == ("pull_range", True)
