@@ -42,7 +42,8 @@ no value column read one value per column (TI's Thermal Information), a value ce
 printed as the last heading line of the text block above it (heading-above), a symbol printed on each value line
 of a grid row though it begins with a small letter (stacked-symbols), note numbers in a Notes column read as
 footnotes, not conditions (note-columns); or without specs-22: a ± in the Typ column beside a ± limit kept as
-typ, its magnitude (typical-spread).
+typ, its magnitude (typical-spread); or without specs-23: every merged "MIN TYP MAX" header cell split, a grade's label
+printed before its role words or on the line above the header naming its group (grouped-roles).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ _FLAGS = {
     "own-heading": (stage, "OWN_HEADING"),
     "heading-above": (stage, "HEADING_ABOVE"),
     "typical-spread": (stage, "TYPICAL_SPREAD"),
+    "grouped-roles": (stage, "GROUPED_ROLES"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

@@ -3,7 +3,8 @@ as the last heading line of the text block just above it (a numbered sub-heading
 block, a bilingual heading pair under the section's own heading) holds ratings, though its section
 title is the chapter's ("6. Parameter"). stacked-symbols: a symbol printed on each value line of a grid
 row is that line's. note-columns: note numbers under a Notes header are footnotes. typical-spread
-(specs-22): a ± under Typ beside a ± limit is kept as typ."""
+(specs-22): a ± under Typ beside a ± limit is kept as typ. grouped-roles (specs-23): every header cell
+printing a grade's MIN TYP MAX is split, the grade's label naming its group."""
 
 from __future__ import annotations
 
@@ -186,3 +187,48 @@ def test_pulling_range_is_the_pull_range() -> None:
 
     assert match_parameter("Pulling Range") == ("pull_range", True)
     assert match_parameter("Frequency pulling range") == ("pull_range", True)
+
+
+# --------------------------------------------------------------------------- grouped roles (specs-23)
+GCOLS2 = [(30, 150), (150, 290), (290, 430), (430, 470)]
+
+
+def _grouped_specs(head_cells: tuple[str, str], label_line: str = "") -> list[SpecValue]:
+    """A Linear-style header: each grade's "MIN TYP MAX" printed in one grid cell (no rules between
+    the value columns), the grade's name before them in the cell ("LT1006AM/AC MIN TYP MAX") or,
+    when `label_line`, on the line above the header ("8253 8253-5")."""
+    from chunk_factory import grid_row, printed_words, table_chunk
+
+    head = grid_row(["PARAMETER", head_cells[0], head_cells[1], "UNITS"], 100, GCOLS2, header=True)
+    body = grid_row(["Input Bias Current", "9 15", "10 25", "nA"], 112, GCOLS2)
+    lines = [(32, 109, "PARAMETER"), (432, 109, "UNITS"), (32, 121, "Input Bias Current"), (432, 121, "nA")]
+    for (x0, _), cell in zip(GCOLS2[1:3], head_cells, strict=True):
+        words = cell.split()
+        label = [w for w in words if w.upper() not in ("MIN", "TYP", "MAX")]
+        if label:
+            lines.append((x0 + 2, 109, " ".join(label)))
+        for k, role in enumerate(("MIN", "TYP", "MAX")):
+            lines.append((x0 + 50 + 30 * k, 109, role))
+    for (x0, _), (typ, mx) in zip(GCOLS2[1:3], (("9", "15"), ("10", "25")), strict=True):
+        lines += [(x0 + 80, 121, typ), (x0 + 110, 121, mx)]
+    if label_line:
+        for (x0, _), name in zip(GCOLS2[1:3], label_line.split(), strict=True):
+            lines.append((x0 + 60, 97, name))
+    words = printed_words(lines)
+    return extract_specs(CARD, [table_chunk([head, body], title="Electrical Characteristics")], lambda p: words)
+
+
+def test_each_grades_merged_min_typ_max_cell_is_split_and_named_by_its_label() -> None:
+    got = {(v.typ, v.max): (v.part, v.conditions) for v in _grouped_specs(("XY100A MIN TYP MAX", "XY100 MIN TYP MAX"))}
+    assert got == {(9e-09, 1.5e-08): ("XY100A", ""), (1e-08, 2.5e-08): ("XY100", "")}
+
+
+def test_a_groups_name_on_the_line_above_its_header_is_its_label() -> None:
+    got = {(v.typ, v.max): v.conditions for v in _grouped_specs(("MIN TYP MAX", "MIN TYP MAX"), label_line="Grade-1 Grade-2")}
+    assert got == {(9e-09, 1.5e-08): "Grade-1", (1e-08, 2.5e-08): "Grade-2"}
+
+
+def test_grouped_roles_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "GROUPED_ROLES", False)
+    got = {(v.typ, v.max) for v in _grouped_specs(("XY100A MIN TYP MAX", "XY100 MIN TYP MAX"))}
+    assert (1e-08, 2.5e-08) not in got  # the second grade's cell is not split: its numbers are lost

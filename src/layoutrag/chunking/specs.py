@@ -71,7 +71,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-22"
+SPEC_STAGE_VERSION = "specs-23"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -793,6 +793,7 @@ class _Cols:
     unit_hints: dict[int, str] = field(default_factory=dict)  # "Max (mA)" -> mA
     boxes: dict[int, BBox] = field(default_factory=dict)  # column index -> its header cell's box
     label_rows: list[TableRow] = field(default_factory=list)  # header rows above the Min/Typ/Max row
+    head_row: TableRow | None = None  # the last header row
     head_boxes: list[BBox] = field(default_factory=list)  # the last header row's cell boxes
     part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
     groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
@@ -868,14 +869,26 @@ FEW_LINES = True  # off for an ablation (benchmarks/spec_rerun.py --without few-
 SECTION_ROWS = True  # off for an ablation (benchmarks/spec_rerun.py --without section-rows)
 
 
-def _merged_roles(cell: str) -> list[str] | None:
+GROUPED_ROLES = True  # specs-23; off for an ablation (benchmarks/spec_rerun.py --without grouped-roles)
+
+
+def _merged_roles(cell: str) -> tuple[list[str], str] | None:
     """The roles of a header cell printing several value columns' names ("MIN TYP† MAX": the
-    grid has no rule between them), else None."""
+    grid has no rule between them) and the label printed before them in the same cell, else None.
+    A label ("LT1006AM/AC MIN TYP MAX": the part grade the columns are for) only with
+    `GROUPED_ROLES`."""
     toks = cell.split()
     roles = [_role_of(t)[0] for t in toks]
-    if len(toks) >= 2 and all(r in ("min", "typ", "max") for r in roles) and len(set(roles)) == len(roles):
-        return [r for r in roles if r is not None]
-    return None
+    k = len(toks)
+    while k > 0 and roles[k - 1] in ("min", "typ", "max"):
+        k -= 1
+    tail = [r for r in roles[k:] if r is not None]
+    if len(tail) < 2 or len(set(tail)) != len(tail) or (k and not GROUPED_ROLES):
+        return None
+    label = " ".join(toks[:k])
+    if label and (any(r is not None for r in roles[:k]) or not re.search(r"\d", label)):
+        return None  # a label names a part or grade (a code with a digit), no other column
+    return tail, label
 
 
 def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]] | None) -> list[TableRow]:
@@ -885,43 +898,71 @@ def _split_merged_roles(rows: list[TableRow], words: Callable[[int], list[Word]]
     Needs the page words (the header words' positions). A section printed as one grid row - names,
     symbols and values of many parameters run together - is split too (`SECTION_ROWS`; without it
     only a table whose every body row prints at most three lines there, `FEW_LINES`); rows of
-    another grid end it."""
+    another grid end it. With `GROUPED_ROLES` every such cell of the header is split (one per part
+    or grade: "Min Max | Min Max" under "8253 | 8253-5"), and a label printed before the roles in
+    the cell ("LT1006AM/AC MIN TYP MAX") becomes a line of its own above the header, naming the
+    group as a label row does (`_value_groups`)."""
     if words is None:
         return rows
     out: list[TableRow] = []
-    seg: list[tuple[TableRow, TableRow]] = []  # (row as stored, row split) since the merged header
+    seg: list[tuple[TableRow | None, TableRow]] = []  # (row as stored, row split) since the merged header
     ok = True
-    split: tuple[int, list[float], list[str], int] | None = None  # column, centres, header words, cells
+    # per merged cell: column, centres, header words, and the header's cell count
+    splits: list[tuple[int, list[float], list[str], int]] = []
 
     def flush() -> None:
         nonlocal seg, ok
-        out.extend(b if ok else a for a, b in seg)
+        out.extend(x for a, b in seg if (x := b if ok else a) is not None)
         seg, ok = [], True
+
+    def split_all(row: TableRow, page_words: list[Word] | None) -> tuple[TableRow, bool]:
+        one = True
+        for sp in sorted(splits, key=lambda x: -x[0]):  # right to left: the indices to the left hold
+            row, fine = _split_row(row, sp, page_words)
+            one = one and fine
+        return row, one
 
     for row in rows:
         boxed = len(row.cell_boxes) == len(row.cells)
-        hit = next(
-            ((i, r) for i, cell in enumerate(row.cells) if (r := _merged_roles(fold(cell))) is not None), None
-        )
-        if boxed and hit is not None:
+        hits = [(i, m) for i, cell in enumerate(row.cells) if (m := _merged_roles(fold(cell))) is not None]
+        if not GROUPED_ROLES:
+            hits = hits[:1]
+        if boxed and hits:
             flush()
-            i, roles = hit
-            b = row.cell_boxes[i]
-            heads = sorted(
-                (w for w in _words_in(words(row.page), b) if _role_of(w.text)[0] in roles),
-                key=lambda w: w.bbox_pdf.x0,
-            )
-            if [_role_of(w.text)[0] for w in heads] == roles:
-                split = (i, [w.bbox_pdf.center[0] for w in heads], [w.text for w in heads], len(row.cells))
-                seg.append((row, _split_row(row, split, None)[0]))
+            found: list[tuple[int, list[float], list[str], int]] = []
+            labels: list[tuple[int, str]] = []
+            for i, (roles, label) in hits:
+                b = row.cell_boxes[i]
+                heads = sorted(
+                    (w for w in _words_in(words(row.page), b) if _role_of(w.text)[0] in roles),
+                    key=lambda w: w.bbox_pdf.x0,
+                )
+                if [_role_of(w.text)[0] for w in heads] != roles:
+                    found = []
+                    break
+                found.append((i, [w.bbox_pdf.center[0] for w in heads], [w.text for w in heads], len(row.cells)))
+                if label:
+                    labels.append((i, label))
+            if found:
+                splits = found
+                head, _ = split_all(row, None)
+                if labels:
+                    # the labels as a line above the header, each over its cell's first split column
+                    firsts = {i: i + sum(len(sp[1]) - 1 for sp in splits if sp[0] < i) for i, _ in labels}
+                    cells = ["" for _ in head.cells]
+                    for i, label in labels:
+                        cells[firsts[i]] = label
+                    lab = head.model_copy(update={"cells": cells, "text": " ".join(x for x in cells if x), "is_header": False})
+                    seg.append((None, lab))  # no line of its own when the split is given up
+                seg.append((row, head))
                 continue
-            split = None
-        if split is not None and boxed and len(row.cells) == split[3]:
-            done, one_line = _split_row(row, split, words(row.page))
+            splits = []
+        if splits and boxed and len(row.cells) == splits[0][3]:
+            done, one_line = split_all(row, words(row.page))
             ok = ok and one_line
             seg.append((row, done))
-        elif split is None or _is_header_row(row):
-            split = None
+        elif not splits or _is_header_row(row):
+            splits = []
             flush()
             out.append(row)
         else:
@@ -1036,6 +1077,7 @@ def _columns(header_rows: list[TableRow]) -> _Cols:
             cols.label_rows.append(row)
         if boxed:
             cols.head_boxes = list(row.cell_boxes)
+        cols.head_row = row
     if RATING_NAMES and cols.col("parameter") is None:
         # "Rating | Symbol | Value | Unit" (the ratings tables of ON Semiconductor, Freescale/NXP):
         # "Rating" heads the names when a column right of it holds the values
@@ -2841,6 +2883,20 @@ def _completes(above: SpecValue, v: SpecValue) -> bool:
     return True
 
 
+def _line_above(head: TableRow, x0: float, x1: float, page_words: list[Word]) -> list[str]:
+    """The words of the printed line just above a header row (within 14 pt) between x0 and x1: a
+    group's name printed over its Min / Max columns where the grid gives it no row of its own
+    ("8253 | 8253-5" over a table continued on the next page)."""
+    above = [
+        w for w in page_words
+        if x0 - 0.5 <= w.bbox_pdf.center[0] <= x1 + 0.5 and head.bbox_pdf.y0 - 14 <= w.bbox_pdf.center[1] < head.bbox_pdf.y0 - 0.5
+    ]
+    if not above:
+        return []
+    low = max(w.bbox_pdf.center[1] for w in above)
+    return [w.text for w in sorted(above, key=_reading) if low - w.bbox_pdf.center[1] <= 2.5]
+
+
 def _cell(row: TableRow, i: int | None) -> str:
     if i is None or i >= len(row.cells):
         return ""
@@ -2895,7 +2951,9 @@ def _value_groups(
                     for t, b in zip(row.cells, row.cell_boxes, strict=True)
                     if t.strip() and x0 - 0.5 <= b.center[0] <= x1 + 0.5
                 ]
-        g.label = fold(" ".join(t for t in texts if _role_of(t)[0] is None)).strip(" ,;")
+        if not texts and GROUPED_ROLES and cols.head_row is not None and not cols.label_rows:
+            texts = _line_above(cols.head_row, x0, x1, page_words)
+        g.label = fold(" ".join(dict.fromkeys(t for t in texts if _role_of(t)[0] is None))).strip(" ,;")
         if g.label and _names_part(g.label, parts):
             g.part = g.label
     if len(groups) == 1:  # one group: named for a part only by a header of part names alone ("OP90A")
