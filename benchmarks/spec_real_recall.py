@@ -96,8 +96,11 @@ def load_gold(path: Path) -> list[Gold]:
         either = ty.startswith("=")
         ty = ty.lstrip("=")
         vals: dict[str, float | None] = {"min": None, "typ": None, "max": None}
+        least = lo.startswith("±") and all(not x or x.startswith("±") for x in (ty, hi))
         for k, s in (("min", lo), ("typ", ty), ("max", hi)):
-            if s.startswith("±") and k == "typ" and (lo.startswith("±") or hi.startswith("±")):
+            if least and s:
+                vals[k] = _num(s[1:], fac)  # a ± under Min is a least magnitude: every ± its magnitude
+            elif s.startswith("±") and k == "typ" and (lo.startswith("±") or hi.startswith("±")):
                 vals["typ"] = _num(s[1:], fac)  # a typical spread beside a ± limit: its magnitude
             elif s.startswith("±"):
                 x = _num(s[1:], fac) or 0.0

@@ -43,7 +43,8 @@ printed as the last heading line of the text block above it (heading-above), a s
 of a grid row though it begins with a small letter (stacked-symbols), note numbers in a Notes column read as
 footnotes, not conditions (note-columns); or without specs-22: a ± in the Typ column beside a ± limit kept as
 typ, its magnitude (typical-spread); or without specs-23: every merged "MIN TYP MAX" header cell split, a grade's label
-printed before its role words or on the line above the header naming its group (grouped-roles).
+printed before its role words or on the line above the header naming its group (grouped-roles); or without specs-24:
+a row of ± values whose Min prints one kept as magnitudes (least-magnitudes).
 """
 
 from __future__ import annotations
@@ -97,6 +98,7 @@ _FLAGS = {
     "heading-above": (stage, "HEADING_ABOVE"),
     "typical-spread": (stage, "TYPICAL_SPREAD"),
     "grouped-roles": (stage, "GROUPED_ROLES"),
+    "least-magnitudes": (stage, "LEAST_MAGNITUDES"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

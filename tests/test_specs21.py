@@ -4,7 +4,8 @@ block, a bilingual heading pair under the section's own heading) holds ratings, 
 title is the chapter's ("6. Parameter"). stacked-symbols: a symbol printed on each value line of a grid
 row is that line's. note-columns: note numbers under a Notes header are footnotes. typical-spread
 (specs-22): a ± under Typ beside a ± limit is kept as typ. grouped-roles (specs-23): every header cell
-printing a grade's MIN TYP MAX is split, the grade's label naming its group."""
+printing a grade's MIN TYP MAX is split, the grade's label naming its group. least-magnitudes (specs-24): a
+row whose every number is a ± and whose Min prints one keeps the magnitudes."""
 
 from __future__ import annotations
 
@@ -165,7 +166,8 @@ def test_a_typical_spread_beside_a_limit_is_kept_as_typ() -> None:
     assert (v.min, v.typ, v.max) == (-0.0013, 0.0004, 0.0013)
 
 
-def test_a_typical_spread_wider_than_the_limit_is_not_kept() -> None:
+def test_a_typical_spread_wider_than_the_limit_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "LEAST_MAGNITUDES", False)  # (with it, specs-24 reads the row as magnitudes)
     (v,) = _spread_specs("±13.5", "±13.7", "")  # a ± under Min is a least magnitude (an output swing)
     assert v.typ is None and (v.min, v.max) == (-0.0135, 0.0135)
 
@@ -232,3 +234,21 @@ def test_grouped_roles_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "GROUPED_ROLES", False)
     got = {(v.typ, v.max) for v in _grouped_specs(("XY100A MIN TYP MAX", "XY100 MIN TYP MAX"))}
     assert (1e-08, 2.5e-08) not in got  # the second grade's cell is not split: its numbers are lost
+
+
+# --------------------------------------------------------------------------- least magnitudes (specs-24)
+def test_a_spread_under_min_is_a_least_magnitude() -> None:
+    (v,) = _spread_specs("±13", "±14", "")  # an output swing: |VOUT| at least 13, typically 14
+    assert (v.min, v.typ, v.max) == (0.013, 0.014, None)
+
+
+def test_a_row_not_all_spreads_is_no_least_magnitude(monkeypatch: pytest.MonkeyPatch) -> None:
+    on = _spread_specs("±13", "14", "")
+    monkeypatch.setattr(stage, "LEAST_MAGNITUDES", False)
+    assert on == _spread_specs("±13", "14", "")  # a plain number beside it: the rule does not act
+
+
+def test_least_magnitudes_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "LEAST_MAGNITUDES", False)
+    (v,) = _spread_specs("±13", "±14", "")
+    assert (v.min, v.typ, v.max) == (-0.013, None, 0.013)

@@ -71,7 +71,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-23"
+SPEC_STAGE_VERSION = "specs-24"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -2716,6 +2716,11 @@ TYPICAL_SPREAD = True  # specs-22; off for an ablation (benchmarks/spec_rerun.py
 # the limits as min / max and the typical spread as typ, its magnitude (it was dropped); not when it exceeds
 # the limit (a ± under Min is a least magnitude: OP90's output swing "±13.5 | ±13.7")
 
+LEAST_MAGNITUDES = True  # specs-24; off for an ablation (benchmarks/spec_rerun.py --without least-magnitudes)
+# a ± printed under Min is a least magnitude: an output swing "±13 | ±14" under Min | Typ (|VOUT| >= 13 V), a pull
+# range "±400" under Min, a gate-source breakdown "±30" - when every value cell of the row prints a ±, the record
+# keeps the magnitudes (min 13, typ 14), not the range -13..13 it read before (which says "within ±13")
+
 NOTE_COLUMNS = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py --without note-columns)
 _NOTES_HEAD_RE = re.compile(r"notes?|remarks?|comments?|备注|说明|注", re.IGNORECASE)
 _NOTE_REFS_RE = re.compile(r"\(?\d{1,2}\)?(?:\s*[,，]\s*\(?\d{1,2}\)?|\s+\(?\d{1,2}\)?)*")
@@ -3248,6 +3253,8 @@ def _long_row(
             texts: list[str] = []
             tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
             typ_spread: float | None = None  # the magnitude of a ± printed in the Typ column
+            spreads: dict[str, float] = {}  # the magnitude of each ± printed, by column role
+            all_spreads = True  # every value cell of the row prints a ±
             for i, r, t, box in cells_read:
                 hint = unit_text or cols.unit_hints.get(i, "") or _unit_in_name(name)
                 if qual and r == "value":
@@ -3268,6 +3275,10 @@ def _long_row(
                     v.doubt = "numbers"  # "1.8 V 3.3 V": more numbers than the value holds
                 v.unit, v.unit_printed = pv.unit, pv.unit_printed
                 v.footnotes += [n for n in pv.footnotes if n not in v.footnotes]
+                if pv.tolerance and pv.max is not None:
+                    spreads[r] = pv.max
+                else:
+                    all_spreads = False
                 if pv.tolerance and r == "typ":
                     # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
                     if not tol_limit and v.min is None and v.max is None:
@@ -3288,6 +3299,11 @@ def _long_row(
             if TYPICAL_SPREAD and tol_limit and typ_spread is not None and v.typ is None and v.max is not None:
                 if 0 <= typ_spread <= v.max:
                     v.typ = typ_spread  # "±0.4 | ±1.3" under Typ | Max: limits ±1.3, typically within 0.4
+            if LEAST_MAGNITUDES and all_spreads and "min" in spreads:
+                least = [spreads.get(k) for k in ("min", "typ", "max")]
+                known_ = [x for x in least if x is not None]
+                if all(a <= b for a, b in zip(known_, known_[1:], strict=False)):
+                    v.min, v.typ, v.max = least  # "±13 | ±14" under Min | Typ: |VOUT| at least 13, typically 14
             if not v.cells or not v.unit:
                 continue  # nothing read, or a number without a unit (a pin number, a count): not a spec value
             pid, known = match_parameter(name, symbol, unit=v.unit)
