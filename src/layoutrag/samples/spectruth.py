@@ -124,6 +124,8 @@ def _record(
     nums = _numbers(num or text, factor)
     if nums is None:
         return None
+    if role == "min" and (num or text).strip().startswith("±") and "max" in nums:
+        nums = {"value": nums["max"]}  # "±80" under Min (a pull range): a least magnitude, as the spec stage keeps it
     return {
         "doc": d.file_name,
         "page": page,
