@@ -3252,7 +3252,6 @@ def _long_row(
             )
             texts: list[str] = []
             tol_limit = False  # min/max set by a ± printed in a Min/Max/Value column
-            typ_spread: float | None = None  # the magnitude of a ± printed in the Typ column
             spreads: dict[str, float] = {}  # the magnitude of each ± printed, by column role
             all_spreads = True  # every value cell of the row prints a ±
             for i, r, t, box in cells_read:
@@ -3283,7 +3282,6 @@ def _long_row(
                     # "±14" typical beside a "±13" limit, "-1.6 | ±0.8 | +1.6": the record keeps the limits
                     if not tol_limit and v.min is None and v.max is None:
                         v.min, v.max = pv.min, pv.max
-                    typ_spread = pv.max
                 elif pv.tolerance or (r == "value" and pv.min is not None and pv.max is not None):
                     v.min, v.max = pv.min, pv.max
                     tol_limit = pv.tolerance
@@ -3296,6 +3294,7 @@ def _long_row(
                     SpecCell(role=r, text=text, bbox_pdf=box if box is not None else _cell_box(row, i, words))
                 )
                 texts.append(t)
+            typ_spread = spreads.get("typ")  # the magnitude of a ± printed in the Typ column
             if TYPICAL_SPREAD and tol_limit and typ_spread is not None and v.typ is None and v.max is not None:
                 if 0 <= typ_spread <= v.max:
                     v.typ = typ_spread  # "±0.4 | ±1.3" under Typ | Max: limits ±1.3, typically within 0.4
