@@ -657,7 +657,7 @@ def _heading_above(c: Chunk, prev: Chunk | None) -> bool:
     if not (-2 <= top - bottom <= 30) or _CHARACTERISTICS_RE.search(c.native_text[:300]):
         return False  # not directly above the table, or the table prints its own heading
     for line in reversed(prev.native_text.splitlines()[-4:]):
-        if re.search(r"\.{4}|…{2}", line):
+        if _LEADER_RE.search(line):
             return False  # a line of a dot-leader list: the block holds values, not a heading over the table
         rest = _HEADING_LINE_RE.sub("", line, count=1)  # the line without its number or bullet
         if _CHARACTERISTICS_RE.match(rest) or _CONDITIONS_RE.match(rest):
