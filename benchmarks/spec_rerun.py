@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -44,7 +44,10 @@ of a grid row though it begins with a small letter (stacked-symbols), note numbe
 footnotes, not conditions (note-columns); or without specs-22: a ± in the Typ column beside a ± limit kept as
 typ, its magnitude (typical-spread); or without specs-23: every merged "MIN TYP MAX" header cell split, a grade's label
 printed before its role words or on the line above the header naming its group (grouped-roles); or without specs-24:
-a row of ± values whose Min prints one kept as magnitudes (least-magnitudes).
+a row of ± values whose Min prints one kept as magnitudes (least-magnitudes); or without specs-25: a sub-row
+whose conditions begin with a family variant's code the card does not list read as that variant's (sibling-parts),
+the sub-row right under a part's label in the same printed row read as that part's (carried-parts), a family
+prefix printed a few times giving way to the part number printed more than twice as often (own-numbers).
 """
 
 from __future__ import annotations
@@ -99,6 +102,9 @@ _FLAGS = {
     "typical-spread": (stage, "TYPICAL_SPREAD"),
     "grouped-roles": (stage, "GROUPED_ROLES"),
     "least-magnitudes": (stage, "LEAST_MAGNITUDES"),
+    "sibling-parts": (stage, "SIBLING_PARTS"),
+    "carried-parts": (stage, "CARRIED_PARTS"),
+    "own-numbers": (stage, "OWN_NUMBERS"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

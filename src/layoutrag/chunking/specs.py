@@ -21,6 +21,7 @@ and unit vocabularies.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,7 +72,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-24"
+SPEC_STAGE_VERSION = "specs-25"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -219,7 +220,8 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
             base = _base_name(s, card.series, tokens, text, chunks)
             if base:
                 return base
-            return _whole_code(s, text) if WHOLE_CODE else s
+            name = _whole_code(s, text) if WHOLE_CODE else s
+            return _own_number(name, card, text) if name == s else name
         if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
             if FEW_PRINTS:
                 # the stem cut back is a family prefix printed once or twice (CH32 of CH32X in a naming
@@ -235,6 +237,25 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
     if not card.part_numbers and FILE_NAME_PART:
         return _printed_file_token(card.file_name, text) or default_part(card)
     return default_part(card)
+
+
+OWN_NUMBERS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without own-numbers)
+
+
+def _own_number(series: str, card: DocumentCard, text: str) -> str:
+    """A series printed alone where a part number of the card that begins with it is printed more than
+    twice as often - a family prefix ("W25N" of W25N01GV, printed three times against 43) beside the
+    part's own number: the shortest such number (`FEW_PRINTS` does the same for a series cut back to
+    its digits)."""
+    if not OWN_NUMBERS:
+        return series
+    alone = _prints(series, text)
+    own = [
+        p
+        for p in card.part_numbers
+        if p.upper().startswith(series.upper()) and len(p) > len(series) and _prints(p, text) > 2 * alone
+    ]
+    return min(own, key=lambda p: (len(p), -_prints(p, text))) if own else series
 
 
 NO_PACKAGES = True  # specs-16; off for an ablation (benchmarks/spec_rerun.py --without no-packages)
@@ -2996,17 +3017,62 @@ def _condition_parts(values: list[SpecValue], part: str, parts: tuple[str, ...])
     CA3306 or ...") names nothing."""
     if not CONDITION_PARTS or not parts:
         return
+    above: tuple[SpecValue, str] | None = None  # the last value its conditions named, and its part
     for v in values:
+        carried = _carried_part(v, above, part)
+        above = None
         if v.part != part or v.table == "ordering" or not v.conditions:
+            if carried:
+                v.part = carried
             continue
-        named = {
-            p
+        firsts = [
+            first
             for clause in re.split(r"[;,]", v.conditions)
             if (first := clause.strip().strip("()[] ").split(" ")[0].strip("()[]"))
-            and (p := _part_named(first, parts)) is not None
-        }
+        ]
+        named = {p for first in firsts if (p := _part_named(first, parts)) is not None}
+        if not named and SIBLING_PARTS:
+            named = {first for first in firsts if _sibling_code(first, part)}
         if len(named) == 1:
             v.part = named.pop()
+            above = (v, v.part)
+        elif carried:
+            v.part = carried
+
+
+CARRIED_PARTS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without carried-parts)
+
+
+def _carried_part(v: SpecValue, above: tuple[SpecValue, str] | None, part: str) -> str | None:
+    """The sub-row right under one whose conditions named a part, in the same printed row (the same
+    name and symbol, its row box touching the one above: "forward voltage | 1N4448 IF = 5 mA |
+    IF = 100 mA"), naming no part itself, is that part's too - the label heads a block of sub-rows.
+    One sub-row only: a longer block is not told apart from the part-less sub-rows after it ("AD7767-2
+    Operational Current AIDD DIDD IREF | Static Current ... For all devices" in one name cell)."""
+    if not CARRIED_PARTS or above is None or v.part != part or v.table == "ordering":
+        return None
+    u, named = above
+    same = (u.page, u.parameter_printed, u.symbol, u.table) == (v.page, v.parameter_printed, v.symbol, v.table)
+    touching = abs(v.row_bbox_pdf[1] - u.row_bbox_pdf[3]) <= 1.0
+    return named if same and touching else None
+
+
+SIBLING_PARTS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without sibling-parts)
+_CODE_RE = re.compile(r"[A-Z]{1,5}\d[0-9A-Z]*")
+
+
+def _sibling_code(token: str, part: str) -> bool:
+    """Is `token` (a condition clause's first word) the code of one of the default part's siblings
+    the card does not list - a variant of its family printed as a sub-row's label ("TOP254YN/EN" under
+    TOP252, "AD7767-2" under AD7767, "CH390F/H" under CH390, "LM35A" under LM35)? A code of letters
+    then digits that shares its first letters and at least one digit with the part (4 characters at
+    least), is not the part and is not a prefix of it (the family's name: "TLV757" of TLV757P)."""
+    t = _norm_part(token.split("/")[0])
+    k = _norm_part(part)
+    if not _CODE_RE.fullmatch(t) or not _CODE_RE.fullmatch(k) or t == k or k.startswith(t):
+        return False
+    common = len(os.path.commonprefix([t, k]))
+    return common >= 4 and bool(re.search(r"\d", k[:common]))
 
 
 def _code_of(cell: str, parts: tuple[str, ...]) -> str | None:

@@ -1,0 +1,118 @@
+"""specs-25, on chunks made here. sibling-parts: a sub-row whose conditions begin with the code of a
+variant of the default part's family that the card does not list ("TOP254YN/EN" under TOP252) is that
+variant's. carried-parts: the sub-row right under one whose conditions named a part, in the same printed
+row, is that part's too. own-numbers: a series printed alone a few times beside a part number of the card
+that begins with it and is printed more than twice as often gives way to that number."""
+
+from __future__ import annotations
+
+import pytest
+
+import layoutrag.chunking.specs as stage
+from chunk_factory import grid_chunk, grid_row, table_chunk
+from layoutrag.chunking.specs import extract_specs, printed_part
+from layoutrag.records import DocumentCard
+
+COLS = [(30, 70), (70, 200), (200, 330), (330, 380), (380, 430), (430, 470)]
+HEAD = ["Symbol", "Parameter", "Conditions", "Min", "Max", "Unit"]
+
+# --------------------------------------------------------------------------- sibling parts
+SWITCHER = DocumentCard(doc_id="d", file_name="top.pdf", series=["TOP252"], part_numbers=["TOP252"])
+LIMITS = [
+    HEAD,
+    ["ILIMIT", "Self protection current limit", "TOP252EN TJ = 25 °C", "0.40", "0.46", "A"],
+    ["ILIMIT", "Self protection current limit", "TOP254YN/EN TJ = 25 °C", "1.209", "1.391", "A"],
+    ["RDS(ON)", "ON-state resistance", "TOP25 ID = 100 mA", "", "10.1", "Ω"],  # too short for a code
+    ["IDSS", "Off-state drain current", "VDD33 = 3.3 V", "", "15", "µA"],  # a rail, not a code
+    ["θJA", "Thermal resistance", "TOP2 DIP-8C", "", "70", "°C/W"],  # the family's name, no code
+]
+
+
+def _limits() -> dict[str, str]:
+    return {v.value_text: v.part for v in extract_specs(SWITCHER, [grid_chunk(LIMITS, COLS, title="Characteristics")])}
+
+
+def test_a_sub_row_labelled_with_a_siblings_code_is_that_siblings() -> None:
+    got = _limits()
+    assert got["1.209 / 1.391"] == "TOP254YN/EN"
+    assert got["0.40 / 0.46"] == "TOP252EN"  # the part's own package variant, printed
+
+
+def test_no_code_of_the_family_leaves_the_default_part() -> None:
+    got = _limits()
+    assert got["10.1"] == got["15"] == got["70"] == "TOP252"
+
+
+def test_a_prefix_of_the_part_is_the_familys_name_not_a_sibling() -> None:
+    assert not stage._sibling_code("TLV757", "TLV757P")
+    assert stage._sibling_code("AD7767-2", "AD7767")
+    assert stage._sibling_code("CH390F/H", "CH390")
+    assert not stage._sibling_code("LM2904", "LM358A")  # another family: shares letters only
+
+
+def test_sibling_parts_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "SIBLING_PARTS", False)
+    assert _limits()["1.209 / 1.391"] == "TOP252"
+
+
+# --------------------------------------------------------------------------- carried parts
+DIODES = DocumentCard(doc_id="d", file_name="diodes.pdf", series=["1N4148", "1N4448"], part_numbers=["1N4148", "1N4448"])
+VF = [
+    HEAD,
+    ["VF", "forward voltage", "IF = 10 mA", "", "1", "V"],
+    ["VF", "forward voltage", "1N4448; IF = 5 mA", "0.62", "0.72", "V"],
+    ["VF", "forward voltage", "IF = 100 mA", "", "1.0", "V"],
+    ["VF", "forward voltage", "IF = 200 mA", "", "1.25", "V"],
+    ["IR", "reverse current", "VR = 20 V", "", "25", "nA"],
+]
+
+
+def _vf(rows: list[list[str]] = VF) -> dict[str, str]:
+    return {v.value_text: v.part for v in extract_specs(DIODES, [grid_chunk(rows, COLS, title="Characteristics")])}
+
+
+def test_the_sub_row_under_a_part_label_is_that_parts() -> None:
+    got = _vf()
+    assert got["0.62 / 0.72"] == got["1.0"] == "1N4448"
+    assert got["1"] == "1N4148"  # above the label: the default part
+
+
+def test_one_sub_row_only_and_never_into_the_next_printed_row() -> None:
+    got = _vf()
+    assert got["1.25"] == "1N4148"  # a second sub-row is not told apart from rows for every part
+    assert got["25"] == "1N4148"
+
+
+def test_a_sub_row_apart_from_the_label_keeps_the_default_part() -> None:
+    rows = [grid_row(r, y, COLS, header=y == 100) for r, y in zip(VF[:4], (100, 112, 124, 160), strict=True)]
+    got = {v.value_text: v.part for v in extract_specs(DIODES, [table_chunk(rows, title="Characteristics")])}
+    assert got["0.62 / 0.72"] == "1N4448"
+    assert got["1.0"] == "1N4148"  # a gap between the rows: another printed row
+
+
+def test_carried_parts_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CARRIED_PARTS", False)
+    assert _vf()["1.0"] == "1N4148"
+
+
+# --------------------------------------------------------------------------- own numbers
+FLASH = DocumentCard(doc_id="d", file_name="flash.pdf", series=["XF25N"], part_numbers=["XF25N01GV", "XF25N01GVxxxG/T/R"])
+
+
+def _named(text: str) -> str:
+    return printed_part(FLASH, [grid_chunk([HEAD, HEAD], COLS).model_copy(update={"native_text": text})])
+
+
+def test_a_family_prefix_printed_a_few_times_gives_way_to_the_parts_own_number() -> None:
+    text = "XF25N SpiFlash memory. " + "XF25N01GV 1G-bit serial NAND. " * 4 + "XF25N01GVxxxG/T/R " * 6
+    assert _named(text) == "XF25N01GV"  # the shortest number printed more than twice as often
+
+
+def test_a_prefix_printed_as_often_as_the_number_stays() -> None:
+    text = "XF25N SpiFlash memory. XF25N family. " + "XF25N01GV 1G-bit serial NAND. " * 4
+    assert _named(text) == "XF25N"
+
+
+def test_own_numbers_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "OWN_NUMBERS", False)
+    assert _named("XF25N SpiFlash memory. " + "XF25N01GV 1G-bit serial NAND. " * 4) == "XF25N"
