@@ -11,7 +11,7 @@ import pytest
 import layoutrag.chunking.specs as stage
 from chunk_factory import grid_chunk, grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs, printed_part
-from layoutrag.records import DocumentCard
+from layoutrag.records import Chunk, DocumentCard
 
 COLS = [(30, 70), (70, 200), (200, 330), (330, 380), (380, 430), (430, 470)]
 HEAD = ["Symbol", "Parameter", "Conditions", "Min", "Max", "Unit"]
@@ -116,3 +116,46 @@ def test_a_prefix_printed_as_often_as_the_number_stays() -> None:
 def test_own_numbers_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "OWN_NUMBERS", False)
     assert _named("XF25N SpiFlash memory. " + "XF25N01GV 1G-bit serial NAND. " * 4) == "XF25N"
+
+
+# --------------------------------------------------------------------------- continued headers
+RTC = DocumentCard(doc_id="d", file_name="rtc.pdf", series=["XY8563"], part_numbers=["XY8563"])
+DC = [
+    ["Parameter", "Symbol", "Conditions", "Min", "Typ", "Max", "Unit"],
+    ["Supply current 2", "IDD2", "VDD = 5.0 V", "", "275", "550", "nA"],
+]
+MORE = [
+    ["Supply current 3", "IDD3", "VDD = 5.0 V", "", "825", "1600", "nA"],
+    ["Input leakage current", "ILI", "VI = VDD", "-1", "0", "1", "µA"],
+]
+DCOLS = [(40, 160), (160, 200), (200, 330), (330, 370), (370, 410), (410, 450), (450, 490)]
+
+
+def _next_page(rows: list[list[str]], cols: list[tuple[float, float]], title: str) -> Chunk:
+    grid = [grid_row(r, 60 + 12 * i, cols).model_copy(update={"page": 2}) for i, r in enumerate(rows)]
+    c = table_chunk(grid, title=title)
+    regions = [reg.model_copy(update={"page": 2}) for reg in c.regions]
+    return c.model_copy(update={"chunk_id": "d_p2_b00", "page": 2, "regions": regions})
+
+
+def _continued(title: str = "Electrical characteristics", cols: list[tuple[float, float]] = DCOLS) -> dict[str, str]:
+    first = grid_chunk(DC, DCOLS, title="Electrical characteristics")
+    return {v.value_text: v.parameter for v in extract_specs(RTC, [first, _next_page(MORE, cols, title)])}
+
+
+def test_a_table_continued_without_its_header_is_read_under_the_header_before_it() -> None:
+    got = _continued()
+    assert got["825 / 1600"] == "supply_current"
+    assert got["-1 / 0 / 1"] == "input leakage current"
+    assert got["275 / 550"] == "supply_current"
+
+
+def test_another_section_or_other_columns_is_no_continuation() -> None:
+    assert "825 / 1600" not in _continued(title="Timing characteristics")
+    shifted = [(x0 + 25, x1 + 25) for x0, x1 in DCOLS]
+    assert "825 / 1600" not in _continued(cols=shifted)
+
+
+def test_continued_headers_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CONTINUED_HEADERS", False)
+    assert "825 / 1600" not in _continued()

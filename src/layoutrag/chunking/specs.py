@@ -10,7 +10,8 @@ A table is read when its header names what its columns hold:
   ("Frequency", "Stability", "Temp. range"); one value per cell, for the part of its row.
 
 A table continued over a page break is one chunk (chunking.tables) and keeps its header; a header
-row repeated on the next page is skipped. Every value keeps its printed text, its row box and the
+row repeated on the next page is skipped; a continuation the chunker kept apart (a chunk of its own on
+the next page, no header, the same section and columns) is read under the header before it (specs-25). Every value keeps its printed text, its row box and the
 box of each cell it was read from: the rows' ``cell_boxes`` (chunk-11 on), else the cell's words
 found in the row. Numbers, units and parameter names are read by :mod:`layoutrag.specs`.
 
@@ -372,6 +373,7 @@ def extract_specs(
         return (v.page, v.part, *(round(x) for x in v.row_bbox_pdf), v.min, v.typ, v.max, v.unit)
 
     above: Chunk | None = None  # the reading unit before `c` (`_heading_above`)
+    headed: Chunk | None = None  # the last table chunk read, when it printed a header (`_continued`)
     for c in chunks:
         prev, above = above, (c if c.unit == "unit" else above)
         if not c.rows and not c.regions and LINEAR_TABLES and linear_table(c.native_text):
@@ -389,7 +391,13 @@ def extract_specs(
         elif c.block_type != "table" or not c.rows:
             continue
         else:
-            values = _table_specs(card.doc_id, part, c, words, parts)
+            heads = _continued(c, headed)
+            values = _table_specs(card.doc_id, part, c.model_copy(update={"rows": [*heads, *c.rows]}) if heads else c,
+                                  words, parts)
+            if c.rows and any(_is_header_row(r) for r in c.rows):
+                headed = c
+            elif not heads:
+                headed = None
             _condition_parts(values, part, parts)  # the row's own conditions, before the caption's join them
             if TABLE_CONDITIONS:
                 _add_table_conditions(values, _table_conditions(c, words))
@@ -413,6 +421,36 @@ def extract_specs(
         if withheld is not None:
             withheld.extend(doubted)
     return out
+
+
+CONTINUED_HEADERS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without continued-headers)
+
+
+def _continued(c: Chunk, headed: Chunk | None) -> list[TableRow]:
+    """The header rows a table chunk printing none carries over from the table read just before it,
+    when it is that table's continuation the chunker kept apart: on the next page, under the same
+    section heading, its rows cut into the same columns at the same places (every cell edge within
+    3 pt of one of the header's, one row at least printing them all). [] otherwise."""
+    if not CONTINUED_HEADERS or headed is None or not c.rows or any(_is_header_row(r) for r in c.rows):
+        return []
+    heads = [r for r in headed.rows if _is_header_row(r)]
+    if not heads or c.section_title != headed.section_title or c.page != max(r.page for r in headed.rows) + 1:
+        return []
+    ref = heads[-1]
+
+    def edges(r: TableRow) -> list[float]:
+        return [b.x0 for b in r.cell_boxes] + [r.cell_boxes[-1].x1] if r.cell_boxes else []
+
+    e = edges(ref)
+    if not e or len(c.rows[0].cells) != len(ref.cells):
+        return []
+    def on_grid(r: TableRow) -> bool:  # a merged cell's box collapses onto an edge of the grid
+        return all(any(abs(a - b) <= 3.0 for b in e) for a in edges(r))
+
+    def whole(r: TableRow) -> bool:
+        return len(edges(r)) == len(e) and all(abs(a - b) <= 3.0 for a, b in zip(edges(r), e, strict=True))
+
+    return heads if all(on_grid(r) for r in c.rows) and any(whole(r) for r in c.rows) else []
 
 
 BLOCK_SUPPLIES = True  # specs-11; off for an ablation (benchmarks/spec_rerun.py --without block-supplies)
