@@ -159,3 +159,38 @@ def test_another_section_or_other_columns_is_no_continuation() -> None:
 def test_continued_headers_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "CONTINUED_HEADERS", False)
     assert "825 / 1600" not in _continued()
+
+
+# --------------------------------------------------------------------------- wrapped names
+OPAMP = DocumentCard(doc_id="d", file_name="opamp.pdf", series=["XY358"], part_numbers=["XY358"])
+WCOLS = [(40, 160), (160, 200), (200, 330), (330, 370), (370, 410), (410, 450), (450, 490)]
+WHEAD = ["Parameter", "Symbol", "Conditions", "Min", "Typ", "Max", "Unit"]
+
+
+def _wrapped(second: str = "Rejection Ratio") -> dict[str, tuple[str, str]]:
+    # the grid gives the printed row's box to its first line and a row of its own to its second
+    rows = [
+        grid_row(WHEAD, 88, WCOLS, header=True),
+        grid_row(["Common-Mode", "", "TA = 25°C,", "70", "85", "", "dB"], 100, WCOLS, h=24),
+        grid_row([second, "", "VCM = 0 V to 3.5 V", "", "", "", ""], 112, WCOLS),
+        grid_row(["Supply Current", "", "", "", "", "", ""], 124, WCOLS),  # a heading: values under no name follow
+        grid_row(["", "", "RL = ∞", "", "0.5", "1.2", "mA"], 136, WCOLS),
+    ]
+    got = extract_specs(OPAMP, [table_chunk(rows, title="Electrical characteristics")])
+    return {v.value_text: (v.parameter_printed, v.conditions) for v in got}
+
+
+def test_a_names_second_line_cut_into_a_row_of_its_own_completes_the_name() -> None:
+    got = _wrapped()
+    assert got["70 / 85"] == ("Common-Mode Rejection Ratio", "TA = 25°C, VCM = 0 V to 3.5 V")
+    assert got["0.5 / 1.2"][0] == "Supply Current"  # the heading still names the lines under it
+
+
+@pytest.mark.parametrize("second", ["POWER SUPPLY", "(Note 8)", "≤", "Supply voltage"])
+def test_a_heading_a_note_a_mark_or_a_known_name_is_no_second_line(second: str) -> None:
+    assert _wrapped(second)["70 / 85"][0] == "Common-Mode"
+
+
+def test_wrapped_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "WRAPPED_NAMES", False)
+    assert _wrapped()["70 / 85"] == ("Common-Mode", "TA = 25°C,")

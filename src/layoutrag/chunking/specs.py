@@ -1482,6 +1482,7 @@ def _read_rows(
     cond_span: tuple[int, BBox, str] | None = None  # a conditions cell merged down likewise
     section = ""  # a section heading printed between two rows of a long table (`_gap_section`)
     above: TableRow | None = None  # the body row above
+    wrapped = _Wrap()  # a name's second line printed as a grid row of its own (`_Wrap`)
     for row in _split_merged_roles(rows, words):
         if _is_header_row(row):
             if not pending_header and before is not None and (cols is None or not cols.kind):
@@ -1528,6 +1529,7 @@ def _read_rows(
                     line_part = _part_named(named, parts) or part
                 n_out = len(out)
                 prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
+                wrapped.see(sub, cols, out[n_out:])
                 if section:
                     for v in out[n_out:]:
                         if section not in v.conditions:
@@ -1540,7 +1542,72 @@ def _read_rows(
             out.extend(_named_row(doc_id, named_part or part, c, row, cols, words))
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
+    wrapped.end()
     return out
+
+
+WRAPPED_NAMES = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without wrapped-names)
+_WRAP_NOT_RE = re.compile(r"\d|\(?\s*notes?\b|\*", re.IGNORECASE)  # a numbered heading, a note
+
+
+def _upper_heading(text: str) -> bool:
+    """A line in capitals ("POWER SUPPLY", "DYNAMIC PERFORMANCE"): a section heading."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.7 * len(letters)
+
+
+@dataclass
+class _Wrap:
+    """A row the grid cut out of the printed row above it: a row printing a name and no value, lying
+    inside the box of the row above (which printed values), and followed by a row with a name of its
+    own, is the second line of that row's name ("Common-Mode" over "Rejection Ratio", "Input
+    Common-Mode" over "Voltage Range"): the values above take the whole name, and the line's
+    conditions after theirs. A row followed by values under no name is their heading instead
+    ("Supply Current" over "RL = ∞" lines); a line that is a name the vocabulary knows by itself,
+    prints a value, unit or symbol, is a section heading in capitals, a numbered heading or a note
+    is no second line."""
+
+    above: list[SpecValue] = field(default_factory=list)  # the values of the row above
+    top: float = 0.0  # where the row above begins and ends
+    bottom: float = 0.0
+    pending: tuple[list[SpecValue], str, str] | None = None  # (values, line, its conditions)
+
+    def see(self, row: TableRow, cols: _Cols, values: list[SpecValue]) -> None:
+        if not WRAPPED_NAMES:
+            return
+        name = _cell(row, cols.col("parameter"))
+        if self.pending is not None:
+            if name:
+                self.end()
+            self.pending = None
+        vcols = [i for i, r in cols.roles.items() if r in _VALUE_ROLES]
+        bare = not values and not any(_cell(row, i) for i in (*vcols, cols.col("unit"), cols.col("symbol")))
+        if (
+            bare
+            and self.above
+            and name
+            and self.top - 0.5 <= row.bbox_pdf.y0 < self.bottom - 1.0  # inside the row above's box
+            and not _is_condition(name)
+            and not match_parameter(name)[1]
+            and not _WRAP_NOT_RE.match(name)
+            and not _upper_heading(name)
+            and re.search(r"[^\W\d_]{3}", name) is not None  # words, not a mark ("≤") or labels ("N1 N3")
+        ):
+            self.pending = (self.above, name, _cell(row, cols.col("conditions")))
+        self.above, self.top, self.bottom = (values, row.bbox_pdf.y0, row.bbox_pdf.y1) if values else ([], 0.0, 0.0)
+
+    def end(self) -> None:
+        if self.pending is None:
+            return
+        values, line, cond = self.pending
+        self.pending = None
+        for v in values:
+            v.parameter_printed = f"{v.parameter_printed} {line}"
+            pid, known = match_parameter(v.parameter_printed, v.symbol, unit=v.unit)
+            if not known or parameter_unit(pid) in (v.unit, None):
+                v.parameter, v.known = (pid, known) if known else (fold(v.parameter_printed).lower(), False)
+            if cond and cond not in v.conditions:
+                v.conditions = f"{v.conditions} {cond}" if v.conditions.endswith(",") else _joined(v.conditions, cond)
 
 
 # --------------------------------------------------------------------------- tables the grid missed
