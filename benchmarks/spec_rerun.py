@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -49,7 +49,8 @@ whose conditions begin with a family variant's code the card does not list read 
 the sub-row right under a part's label in the same printed row read as that part's (carried-parts), a family
 prefix printed a few times giving way to the part number printed more than twice as often (own-numbers), a table
 continued on the next page without its header read under the header before it (continued-headers), a name's second
-line the grid cut into a row of its own inside the row's box completing the name (wrapped-names).
+line the grid cut into a row of its own inside the row's box completing the name (wrapped-names), a cell's words read
+line by line with a word raised by a superscript kept in its line (line-order).
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ _FLAGS = {
     "own-numbers": (stage, "OWN_NUMBERS"),
     "continued-headers": (stage, "CONTINUED_HEADERS"),
     "wrapped-names": (stage, "WRAPPED_NAMES"),
+    "line-order": (stage, "LINE_ORDER"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

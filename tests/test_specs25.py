@@ -11,7 +11,7 @@ import pytest
 import layoutrag.chunking.specs as stage
 from chunk_factory import grid_chunk, grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs, printed_part
-from layoutrag.records import Chunk, DocumentCard
+from layoutrag.records import Box, Chunk, DocumentCard, Word
 
 COLS = [(30, 70), (70, 200), (200, 330), (330, 380), (380, 430), (430, 470)]
 HEAD = ["Symbol", "Parameter", "Conditions", "Min", "Max", "Unit"]
@@ -194,3 +194,25 @@ def test_a_heading_a_note_a_mark_or_a_known_name_is_no_second_line(second: str) 
 def test_wrapped_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "WRAPPED_NAMES", False)
     assert _wrapped()["70 / 85"] == ("Common-Mode", "TA = 25°C,")
+
+
+# --------------------------------------------------------------------------- line order
+def _w(text: str, x0: float, y0: float, x1: float, y1: float) -> Word:
+    return Word(text=text, bbox_pdf=Box(x0, y0, x1, y1))
+
+
+CELL = [
+    _w("Time7", 96.0, 588.49, 117.9, 597.33),  # its superscript 7 raises the word's top half a point
+    _w("Turn-On", 63.4, 589.01, 94.4, 597.33),
+    _w("No", 63.4, 600.2, 75.0, 608.5),  # the next line
+    _w("filter", 77.0, 600.0, 95.0, 608.5),
+]
+
+
+def test_a_word_raised_by_a_superscript_stays_in_its_line() -> None:
+    assert [w.text for w in stage._in_reading(CELL)] == ["Turn-On", "Time7", "No", "filter"]
+
+
+def test_line_order_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "LINE_ORDER", False)
+    assert [w.text for w in stage._in_reading(CELL)] == ["Time7", "Turn-On", "No", "filter"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -1061,7 +1061,7 @@ def _split_row(
         for w in inside:
             got[min(range(len(centres)), key=lambda k: abs(centres[k] - w.bbox_pdf.center[0]))].append(w)
         for ws in got:
-            ws.sort(key=_reading)
+            ws[:] = _in_reading(ws)
         texts = [" ".join(w.text for w in ws) for ws in got]
         boxes = [
             union_box(w.bbox_pdf for w in ws) if ws else slot for ws, slot in zip(got, slots, strict=True)
@@ -1730,10 +1730,9 @@ def _fused_header(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[T
     split_y = first.bbox_pdf.y0
     roles: list[str] = []
     for text, box in zip(first.cells, first.cell_boxes, strict=True):
-        inside = sorted(
-            (w for w in page_words if box.x0 - 1 <= w.bbox_pdf.center[0] <= box.x1 + 1
-             and box.y0 - 1 <= w.bbox_pdf.center[1] <= box.y1 + 1),
-            key=_reading,
+        inside = _in_reading(
+            w for w in page_words if box.x0 - 1 <= w.bbox_pdf.center[0] <= box.x1 + 1
+            and box.y0 - 1 <= w.bbox_pdf.center[1] <= box.y1 + 1
         )
         if not text.strip() or not inside:
             head.append(("", box))
@@ -1844,7 +1843,7 @@ def _figure_tables(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[s
             TableRow(
                 page=c.page,
                 bbox_pdf=BBox(region.x0, y0, region.x1, y1),
-                cells=[" ".join(w.text for w in sorted(ws, key=_reading)) for ws in cells],
+                cells=[" ".join(w.text for w in _in_reading(ws)) for ws in cells],
                 text=" ".join(texts),
                 cell_boxes=[union_box(w.bbox_pdf for w in ws) if ws else BBox(bounds[i], y0, bounds[i + 1], y1)
                             for i, ws in enumerate(cells)],
@@ -2726,7 +2725,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         # CHARACTERISTICS" over "Offset Voltage" / "TMIN to TMAX" / "Input Bias Current" ...: a
         # section printed as one grid row) heads no line: each line has its own name, or none (a
         # condition line, which continues the name above it)
-        title = " ".join(w.text for w in sorted(head, key=_reading))
+        title = " ".join(w.text for w in _in_reading(head))
         letters = re.sub(r"[^A-Za-z]", "", split_footnotes(title)[0])
         named = [t for b in band_texts if re.search(r"[A-Za-z]{4,}", t := b.get(pcol, "")) and not _is_condition(t)]
         known = sum(1 for t in named if match_parameter(t)[1])
@@ -2764,7 +2763,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         boxes = []
         for i, b in enumerate(row.cell_boxes):
             if i == pcol and head:
-                cells[i] = " ".join(w.text for w in sorted(head, key=_reading))
+                cells[i] = " ".join(w.text for w in _in_reading(head))
                 boxes.append(b)
                 own = [w for w in band if column(w) == i and w not in head]
                 if own and (ccol is not None or LINE_CONDITIONS):
@@ -2774,16 +2773,13 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
                 cells[i] = row.cells[i]
                 boxes.append(b)
                 continue
-            ws = sorted(
-                (
-                    w
-                    for w in band
-                    if column(w) == i
-                    # in a section, a line's name and symbol are the words on its value line: a line
-                    # above it is the heading or a row whose value is no number ("Input Impedance")
-                    and not (section and i in names and abs(w.bbox_pdf.center[1] - value_lines[k]) > 2.5)
-                ),
-                key=_reading,
+            ws = _in_reading(
+                w
+                for w in band
+                if column(w) == i
+                # in a section, a line's name and symbol are the words on its value line: a line
+                # above it is the heading or a row whose value is no number ("Input Impedance")
+                and not (section and i in names and abs(w.bbox_pdf.center[1] - value_lines[k]) > 2.5)
             )
             cells[i] = " ".join(w.text for w in ws)
             boxes.append(
@@ -2833,8 +2829,31 @@ def _variant_label(name: str) -> bool:
 
 
 def _reading(w: Word) -> tuple[int, float]:
-    """Reading order of a cell's words: line by line, left to right."""
+    """Reading order of a cell's words by their tops, rounded (before specs-25; `_in_reading`)."""
     return round(w.bbox_pdf.y0), w.bbox_pdf.x0
+
+
+LINE_ORDER = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without line-order)
+
+
+def _in_reading(words: Iterable[Word]) -> list[Word]:
+    """A cell's words in reading order: line by line, left to right. A word belongs to the line whose
+    middle its own middle lies within half a word's height of, so a word raised by a superscript
+    ("Time⁷" beside "Turn-On", its top half a point higher) stays in its line; the tops rounded to
+    whole points put it before the line."""
+    ws = list(words)
+    if not LINE_ORDER:
+        return sorted(ws, key=_reading)
+    lines: list[list[Word]] = []
+    for w in sorted(ws, key=lambda w: w.bbox_pdf.center[1]):
+        line = lines[-1] if lines else None
+        if line is not None:
+            mid = sum(u.bbox_pdf.center[1] for u in line) / len(line)
+            if abs(w.bbox_pdf.center[1] - mid) <= 0.5 * min(w.bbox_pdf.height, line[0].bbox_pdf.height):
+                line.append(w)
+                continue
+        lines.append([w])
+    return [w for line in lines for w in sorted(line, key=lambda w: w.bbox_pdf.x0)]
 
 
 TYPICAL_SPREAD = True  # specs-22; off for an ablation (benchmarks/spec_rerun.py --without typical-spread)
@@ -3025,7 +3044,7 @@ def _line_above(head: TableRow, x0: float, x1: float, page_words: list[Word]) ->
     if not above:
         return []
     low = max(w.bbox_pdf.center[1] for w in above)
-    return [w.text for w in sorted(above, key=_reading) if low - w.bbox_pdf.center[1] <= 2.5]
+    return [w.text for w in _in_reading(above) if low - w.bbox_pdf.center[1] <= 2.5]
 
 
 def _cell(row: TableRow, i: int | None) -> str:
@@ -3075,7 +3094,7 @@ def _value_groups(
                 and row.page == first.page
             ]
             if inside:
-                texts += [w.text for w in sorted(inside, key=_reading)]
+                texts += [w.text for w in _in_reading(inside)]
             elif len(row.cell_boxes) == len(row.cells):
                 texts += [
                     t
@@ -3284,7 +3303,7 @@ def _positional(
         return None
     out: dict[int, tuple[str, BBox]] = {}
     for j, ws in got.items():
-        ws.sort(key=_reading)
+        ws[:] = _in_reading(ws)
         out[j] = (" ".join(w.text for w in ws), union_box(w.bbox_pdf for w in ws))
     return out
 
