@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -50,7 +50,9 @@ the sub-row right under a part's label in the same printed row read as that part
 prefix printed a few times giving way to the part number printed more than twice as often (own-numbers), a table
 continued on the next page without its header read under the header before it (continued-headers), a name's second
 line the grid cut into a row of its own inside the row's box completing the name (wrapped-names), a cell's words read
-line by line with a word raised by a superscript kept in its line (line-order).
+line by line with a word raised by a superscript kept in its line (line-order), the test conditions printed in the
+text block right above a table joined to its rows' (conditions-above), a caption's quantity set to a ± read
+(caption-signs).
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ _FLAGS = {
     "continued-headers": (stage, "CONTINUED_HEADERS"),
     "wrapped-names": (stage, "WRAPPED_NAMES"),
     "line-order": (stage, "LINE_ORDER"),
+    "caption-signs": (stage, "CAPTION_SIGNS"),
+    "conditions-above": (stage, "CONDITIONS_ABOVE"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

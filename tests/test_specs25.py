@@ -216,3 +216,31 @@ def test_a_word_raised_by_a_superscript_stays_in_its_line() -> None:
 def test_line_order_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "LINE_ORDER", False)
     assert [w.text for w in stage._in_reading(CELL)] == ["Time7", "Turn-On", "No", "filter"]
+
+
+# --------------------------------------------------------------------------- conditions above
+def _above(block: str, *, gap: float = 4.0) -> dict[str, str]:
+    text = Chunk(chunk_id="d_p1_b00", doc_id="d", page=1, block_type="text", native_text=block,
+                 bboxes_pdf=[Box(40, 60, 470, 88 - gap)], section_title="Specifications")
+    table = grid_chunk(DC, DCOLS, title="Specifications")
+    table = table.model_copy(update={"bboxes_pdf": [Box(40, 88, 490, 124)]})
+    return {v.value_text: v.conditions for v in extract_specs(RTC, [text, table])}
+
+
+def test_the_conditions_printed_right_above_a_table_join_its_rows() -> None:
+    got = _above("SPECIFICATIONS\nAt VS = ±15.0 V, TA = 25°C; unless otherwise noted. All minimum and maximum\n"
+                 "specifications are guaranteed.")
+    assert got["275 / 550"] == "VDD = 5.0 V; VS = ±15.0 V, TA = 25°C"  # the remark after them left out
+
+
+def test_a_paragraph_or_a_block_apart_from_the_table_states_none() -> None:
+    assert _above("The part draws little current; see the table below.")["275 / 550"] == "VDD = 5.0 V"
+    assert _above("At VS = ±15.0 V, TA = 25°C.", gap=60)["275 / 550"] == "VDD = 5.0 V"
+
+
+def test_conditions_above_and_caption_signs_ablations(monkeypatch: pytest.MonkeyPatch) -> None:
+    block = "At VS = ±15.0 V, TA = 25°C; unless otherwise noted."
+    monkeypatch.setattr(stage, "CAPTION_SIGNS", False)
+    assert _above(block)["275 / 550"] == "VDD = 5.0 V; TA = 25°C"  # the ± supply dropped, as before
+    monkeypatch.setattr(stage, "CONDITIONS_ABOVE", False)
+    assert _above(block)["275 / 550"] == "VDD = 5.0 V"

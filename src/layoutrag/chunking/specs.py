@@ -401,6 +401,7 @@ def extract_specs(
             _condition_parts(values, part, parts)  # the row's own conditions, before the caption's join them
             if TABLE_CONDITIONS:
                 _add_table_conditions(values, _table_conditions(c, words))
+            _add_table_conditions(values, _conditions_above(c, prev))
         ratings = _in_ratings(c) or _heading_above(c, prev)
         block = _block_of(c, card)
         for v in values:
@@ -725,6 +726,39 @@ def _heading_above(c: Chunk, prev: Chunk | None) -> bool:
         if m is not None and m.start() == 0 and _HEADING_TAIL_RE.fullmatch(rest[m.end() :]):
             return True
     return False
+
+
+CONDITIONS_ABOVE = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without conditions-above)
+# a line that begins like a statement of test conditions: "At VS = 5.0 V, ...", "(TA = 25 °C unless
+# otherwise noted)", "Unless otherwise specified, ...", "VDD = 3.3 V, TA = 25 °C"
+_CONDITIONS_LINE_RE = re.compile(
+    r"\s*[(（]?\s*(?:at\b|@|unless\b|test conditions?\b|conditions?\b|over\b|T[AJC]\s*=|V[A-Z][A-Za-z0-9_]{0,6}\s*=)",
+    re.IGNORECASE,
+)
+
+
+def _conditions_above(c: Chunk, prev: Chunk | None) -> str:
+    """The conditions a line printed right above a table states for its rows, when the layout model
+    put that line in a text block of its own ("At VS = 5.0 V, VCM = 0 V, TA = 25°C; unless otherwise
+    noted." over each of a datasheet's per-supply tables): the block's last lines from one of its
+    last three that begins like such a statement, sentence by sentence, each read as a caption
+    (`_caption_condition`; a sentence stating none is a remark, left out). The block must lie directly
+    above the table on its page (as `_heading_above` asks). "" otherwise."""
+    if not CONDITIONS_ABOVE or prev is None or c.block_type != "table" or prev.block_type not in ("text", "heading"):
+        return ""
+    if prev.page != c.page or not prev.bboxes_pdf or not c.bboxes_pdf:
+        return ""
+    bottom, top = max(b.y1 for b in prev.bboxes_pdf), min(b.y0 for b in c.bboxes_pdf)
+    lines = [x for x in prev.native_text.splitlines() if x.strip()]
+    if not (-2 <= top - bottom <= 30) or not lines:
+        return ""
+    for k in range(1, min(3, len(lines)) + 1):
+        if _CONDITIONS_LINE_RE.match(fold(lines[-k])) and not any(_LEADER_RE.search(x) for x in lines[-k:]):
+            # sentence by sentence: those stating conditions ("All limits TA = TJ = 25°C"), not the
+            # remarks after them ("All minimum and maximum specifications are guaranteed.")
+            said = [_caption_condition(t) for t in re.split(r"\.\s+(?=[A-Z])", " ".join(lines[-k:]))]
+            return "; ".join(dict.fromkeys(x for x in said if x and len(x) <= 120))
+    return ""
 
 
 # what may follow a ratings heading on its line: its "rating(s)" word, a parenthesis or a colon
@@ -1195,6 +1229,16 @@ TABLE_CONDITIONS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.
 _CAPTION_COND_RE = re.compile(
     r"\b(?:T[AaJjCc]|V[A-Z][A-Za-z0-9_]{0,6})\s*=\s*[-+]?\d|[-+]?\d+(?:\.\d+)?\s*°C\s*(?:to|~|\.\.\.?)\s*[-+]?\d"
 )
+CAPTION_SIGNS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without caption-signs)
+# a caption's quantity set to a ± or a minus sign ("VS = ±15.0 V", "VEE = −5 V") sets it as much as a
+# bare number does: read it (the clause was dropped, the caption read from the next one on)
+_CAPTION_SIGNED_RE = re.compile(
+    r"\b(?:T[AaJjCc]|V[A-Z][A-Za-z0-9_]{0,6})\s*=\s*[-+±−–]?\s?\d|[-+−–]?\d+(?:\.\d+)?\s*°C\s*(?:to|~|\.\.\.?)\s*[-+−–]?\d"
+)
+
+
+def _caption_cond_re() -> re.Pattern[str]:
+    return _CAPTION_SIGNED_RE if CAPTION_SIGNS else _CAPTION_COND_RE
 _UNLESS_RE = re.compile(r"\(?\s*,?\s*unless\s+(?:otherwise\s+)?(?:noted|specified|stated|indicated|otherwise)[^,.;)]*[,.;]?\s*\)?",
                         re.IGNORECASE)
 
@@ -1302,12 +1346,12 @@ def _caption_condition(text: str) -> str:
     mode the table is for; a bare temperature range counts only so or in parentheses). "Unless
     otherwise noted" is left out (a row's own condition wins)."""
     t = re.sub(r"\s+", " ", fold(text)).strip()
-    parens = [p.strip() for p in re.findall(r"\(([^()]*)\)", t) if _CAPTION_COND_RE.search(p)]
+    parens = [p.strip() for p in re.findall(r"\(([^()]*)\)", t) if _caption_cond_re().search(p)]
     if parens:
         return "; ".join(_UNLESS_RE.sub(" ", p).strip(" ,;.") for p in parens)
     if re.search(r"\.{4,}|…{2,}", t):
         return ""  # a ratings line with dot leaders: a value, not a caption
-    m = _CAPTION_COND_RE.search(t)
+    m = _caption_cond_re().search(t)
     if m is None:
         return _caption_mode(t) if CAPTION_MODES else ""
     start = m.start()
