@@ -244,3 +244,14 @@ def test_conditions_above_and_caption_signs_ablations(monkeypatch: pytest.Monkey
     assert _above(block)["275 / 550"] == "VDD = 5.0 V; TA = 25°C"  # the ± supply dropped, as before
     monkeypatch.setattr(stage, "CONDITIONS_ABOVE", False)
     assert _above(block)["275 / 550"] == "VDD = 5.0 V"
+
+
+def test_a_continuations_nameless_first_row_goes_on_with_the_named_row_above_the_break() -> None:
+    first = grid_chunk([*DC, ["", "", "VDD = 3.0 V", "", "250", "500", "nA"]], DCOLS, title="Electrical characteristics")
+    nxt = _next_page([["", "", "VDD = 2.0 V", "", "225", "450", "nA"], *MORE], DCOLS, "Electrical characteristics")
+    specs = extract_specs(RTC, [first, nxt])
+    got = {v.value_text: (v.parameter_printed, v.page) for v in specs}
+    assert got["225 / 450"] == ("Supply current 2", 2)
+    assert got["250 / 500"] == ("Supply current 2", 1)
+    assert sum(v.value_text == "250 / 500" for v in specs) == 1  # the row above the break read once
+    assert got["825 / 1600"][0] == "Supply current 3"

@@ -394,6 +394,15 @@ def extract_specs(
             heads = _continued(c, headed)
             values = _table_specs(card.doc_id, part, c.model_copy(update={"rows": [*heads, *c.rows]}) if heads else c,
                                   words, parts)
+            if heads and headed is not None and not c.rows[0].cells[0].strip():
+                # its first row continues the name above the page break ("| | VDD = 2.0V | 400 | 600" under
+                # IDD2's lines): read it under that named row, keeping only this chunk's own values
+                above_rows = _named_tail(headed)
+                if above_rows:
+                    own = {id(r) for r in c.rows}
+                    ctx = c.model_copy(update={"rows": [*heads, *above_rows, *c.rows]})
+                    pages = {r.page for r in c.rows if id(r) in own}
+                    values = [v for v in _table_specs(card.doc_id, part, ctx, words, parts) if v.page in pages]
             if c.rows and any(_is_header_row(r) for r in c.rows):
                 headed = c
             elif not heads:
@@ -452,6 +461,14 @@ def _continued(c: Chunk, headed: Chunk | None) -> list[TableRow]:
         return len(edges(r)) == len(e) and all(abs(a - b) <= 3.0 for a, b in zip(edges(r), e, strict=True))
 
     return heads if all(on_grid(r) for r in c.rows) and any(whole(r) for r in c.rows) else []
+
+
+def _named_tail(headed: Chunk) -> list[TableRow]:
+    """The rows of a table from its last row printing a name in the first column to its end: the
+    printed row a continuation's first, nameless row goes on with."""
+    body = [r for r in headed.rows if not _is_header_row(r)]
+    last = max((i for i, r in enumerate(body) if r.cells and r.cells[0].strip()), default=None)
+    return body[last:] if last is not None else []
 
 
 BLOCK_SUPPLIES = True  # specs-11; off for an ablation (benchmarks/spec_rerun.py --without block-supplies)
