@@ -255,3 +255,29 @@ def test_a_continuations_nameless_first_row_goes_on_with_the_named_row_above_the
     assert got["250 / 500"] == ("Supply current 2", 1)
     assert sum(v.value_text == "250 / 500" for v in specs) == 1  # the row above the break read once
     assert got["825 / 1600"][0] == "Supply current 3"
+
+
+# --------------------------------------------------------------------------- base heads
+ADC = DocumentCard(doc_id="d", file_name="adc.pdf", series=["XY3306C", "XY3306", "XY3306A"],
+                   part_numbers=["XY3306", "XY3306A", "XY3306C"])
+ACOLS = [(40, 160), (160, 230), (230, 300), (300, 370), (370, 440), (440, 510), (510, 580)]
+
+
+def _adc_part(groups: list[str]) -> str:
+    rows = [groups, ["Parameter", "Min", "Typ", "Max", "Min", "Typ", "Max"], ["Resolution", "6", "", "", "6", "", ""]]
+    text = "XY3306 6-bit flash converter. " * 4 + "XY3306C XY3306C"
+    chunk = grid_chunk(rows, ACOLS, title="Electrical Specifications").model_copy(update={"native_text": text})
+    return printed_part(ADC, [chunk])
+
+
+def test_a_grade_heading_one_group_of_columns_beside_the_base_leaves_the_base_the_part() -> None:
+    assert _adc_part(["", "XY3306, XY3306A", "", "", "XY3306C", "", ""]) == "XY3306"
+
+
+def test_a_grade_heading_the_columns_alone_stays_the_part() -> None:
+    assert _adc_part(["", "XY3306C", "", "", "", "", ""]) == "XY3306C"
+
+
+def test_base_heads_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "BASE_HEADS", False)
+    assert _adc_part(["", "XY3306, XY3306A", "", "", "XY3306C", "", ""]) == "XY3306C"

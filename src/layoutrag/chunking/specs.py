@@ -275,6 +275,9 @@ def _naming_card(card: DocumentCard) -> DocumentCard:
 
 FEW_PRINTS = True  # specs-14; off for an ablation (benchmarks/spec_rerun.py --without few-prints)
 BASE_NAMES = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without base-names)
+# specs-25: a table heading columns with the lettered code beside the base ("CA3306, CA3306A | CA3306C"
+# over Min / Typ / Max) heads one grade's columns, not the document's: the base stays the default part
+BASE_HEADS = True  # off for an ablation (benchmarks/spec_rerun.py --without base-heads)
 _MTM_RE = re.compile(r"\b(?:min|typ|max)\b", re.IGNORECASE)
 
 
@@ -282,8 +285,9 @@ def _base_name(s: str, series: list[str], tokens: set[str], text: str, chunks: l
     """A series that is another listed series with a package or grade letter or two after it
     (DS1302S of DS1302, PCF8563T of PCF8563), where the document prints that base name at least as
     often and no spec table prints the lettered code in its top rows (a grade heading the columns:
-    "AD824A | Min Typ Max"): the base - the name the document's tables are printed for, the lettered
-    code one of its variants. "" when there is none."""
+    "AD824A | Min Typ Max") unless it prints the base there too (one grade's columns among others':
+    "CA3306, CA3306A | CA3306C", `BASE_HEADS`): the base - the name the document's tables are printed
+    for, the lettered code one of its variants. "" when there is none."""
     if not BASE_NAMES:
         return ""
     heads = " ".join(
@@ -292,10 +296,10 @@ def _base_name(s: str, series: list[str], tokens: set[str], text: str, chunks: l
         if c.block_type == "table" and _MTM_RE.search(" ".join(r.text for r in c.rows[:4]))
         for r in c.rows[:4]
     )
-    if _prints(s, heads):
-        return ""
     for b in series:
         rest = s.upper()[len(b):] if s.upper().startswith(b.upper()) else ""
+        if _prints(s, heads) and not (BASE_HEADS and _prints(b, heads)):
+            continue  # a table heads its columns with the lettered code alone: the document's part
         if (
             len(b) >= 5
             and re.fullmatch(r"[A-Z]{1,2}", rest)
