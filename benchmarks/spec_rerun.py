@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -53,7 +53,8 @@ line the grid cut into a row of its own inside the row's box completing the name
 line by line with a word raised by a superscript kept in its line (line-order), the test conditions printed in the
 text block right above a table joined to its rows' (conditions-above), a caption's quantity set to a ± read
 (caption-signs), a grade heading one group of a table's columns beside the base leaving the base the default part
-(base-heads).
+(base-heads), a number printed once, centred between the lines of a two- or three-line cell beside it, holding for
+each line (shared-values), a name line ending in a comma going on with the next (name-commas).
 """
 
 from __future__ import annotations
@@ -117,6 +118,8 @@ _FLAGS = {
     "caption-signs": (stage, "CAPTION_SIGNS"),
     "conditions-above": (stage, "CONDITIONS_ABOVE"),
     "base-heads": (stage, "BASE_HEADS"),
+    "shared-values": (stage, "SHARED_VALUES"),
+    "name-commas": (stage, "NAME_COMMAS"),
     "stacked-symbols": (stage, "STACKED_SYMBOLS"),
     "note-columns": (stage, "NOTE_COLUMNS"),
     "rating-limits": (stage, "RATING_LIMITS"),

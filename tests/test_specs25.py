@@ -281,3 +281,35 @@ def test_a_grade_heading_the_columns_alone_stays_the_part() -> None:
 def test_base_heads_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "BASE_HEADS", False)
     assert _adc_part(["", "XY3306, XY3306A", "", "", "XY3306C", "", ""]) == "XY3306C"
+
+
+# --------------------------------------------------------------------------- shared values, name commas
+def _grades(name: tuple[str, str] = ("Ambient Temperature,", "Operating")) -> list[tuple[str, str]]:
+    """One grid row: a name over two lines, Min printed once between the two Max lines (one per grade)."""
+    cols = [(40, 160), (160, 200), (200, 330), (330, 370), (370, 410), (410, 450)]
+    row = grid_row(["", "TA", "", "", "", "°C"], 100, cols, h=24)
+    words = [
+        _w(name[0].split()[0], 42, 102, 90, 110), *([_w(name[0].split()[1], 92, 102, 150, 110)] if " " in name[0] else []),
+        _w(name[1], 42, 112, 90, 120),
+        _w("Industrial", 202, 102, 250, 110), _w("Industrial+", 202, 112, 260, 120),
+        _w("-40", 335, 107, 350, 115),  # centred between the two lines
+        _w("+85", 375, 102, 390, 110), _w("+105", 375, 112, 392, 120),
+        _w("TA", 162, 107, 175, 115), _w("°C", 412, 107, 420, 115),
+    ]
+    cells = [" ".join(w.text for w in words if x0 <= w.bbox_pdf.center[0] <= x1) for x0, x1 in cols]
+    row = row.model_copy(update={"cells": cells, "text": " | ".join(cells)})
+    head = grid_row(["Parameter", "Symbol", "Conditions", "Min", "Max", "Unit"], 88, cols, header=True)
+    chunk = table_chunk([head, row], title="Operating Ranges")
+    got = extract_specs(RTC, [chunk], lambda p: words)
+    return sorted((v.parameter_printed, v.value_text) for v in got)
+
+
+def test_a_number_printed_once_between_two_lines_holds_for_both() -> None:
+    assert _grades() == [("Ambient Temperature, Operating", "-40 / +105"), ("Ambient Temperature, Operating", "-40 / +85")]
+
+
+def test_shared_values_and_name_commas_ablations(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "NAME_COMMAS", False)
+    assert {n for n, _ in _grades()} == {"Ambient Temperature,", "Operating"}  # a name per line
+    monkeypatch.setattr(stage, "SHARED_VALUES", False)
+    assert ("Ambient Temperature, Operating", "-40") in _grades()  # the -40 a line of its own

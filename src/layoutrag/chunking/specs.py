@@ -2753,16 +2753,17 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
             None,
         )
 
+    once = _printed_once(inside, filled, column)
     value_lines: list[float] = []
     for w in sorted(inside, key=lambda w: w.bbox_pdf.center[1]):
-        if column(w) in filled and re.search(r"\d", w.text):
+        if column(w) in filled and column(w) not in once and re.search(r"\d", w.text):
             cy = w.bbox_pdf.center[1]
             if not value_lines or cy - value_lines[-1] > 2.5:
                 value_lines.append(cy)
     if len(value_lines) < 2:
         return [row]
     cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
-    shared = {cols.col("parameter"), cols.col("symbol")} - {None}
+    shared = {cols.col("parameter"), cols.col("symbol")} - {None} | once
     extra: list[tuple[int, str]] = []
     ucol = cols.col("unit")
     subs: list[TableRow] = []
@@ -2880,6 +2881,41 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     return subs
 
 
+SHARED_VALUES = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without shared-values)
+_NUMBER_WORD_RE = re.compile(r"[-+±−–]?\d[\d.,]*[^\s\d]{0,4}")  # a number, its unit or a mark after it: "+85", "0.3V"
+
+
+def _lines_of(ys: list[float]) -> list[float]:
+    """The printed lines (their middles) of words with these middles: a new line 2.5 pt below the last."""
+    out: list[float] = []
+    for y in sorted(ys):
+        if not out or y - out[-1] > 2.5:
+            out.append(y)
+    return out
+
+
+def _printed_once(inside: list[Word], filled: list[int], column: Callable[[Word], int | None]) -> set[int]:
+    """The value columns of a grid row printing one number, set between the lines another value column
+    prints and on none of them (a cell merged down over the sub-rows: "-40" under Min beside "+85" /
+    "+105" under Max, one per temperature grade): that number holds for every line, as a unit printed
+    once does - it is no line of its own."""
+    if not SHARED_VALUES:
+        return set()
+    lines = {i: _lines_of([w.bbox_pdf.center[1] for w in inside if column(w) == i and _NUMBER_WORD_RE.fullmatch(w.text)])
+             for i in filled}
+    many = [y for i in filled if len(lines[i]) >= 2 for y in lines[i]]
+    if not many or len(_lines_of(many)) > 3:
+        return set()  # a section's many lines, one value each in some column: no cell merged over them
+    mid, span = (min(many) + max(many)) / 2, max(many) - min(many)
+    return {
+        i
+        for i in filled
+        if len(lines[i]) == 1
+        and abs(lines[i][0] - mid) <= span / 4  # centred between the lines, as a merged cell's text is
+        and all(abs(lines[i][0] - y) > 2.5 for y in many)
+    }
+
+
 # words that name a variant of a part, not a quantity (grades, versions, options of one datasheet)
 _VARIANT_WORDS = re.compile(r"\b(?:grade|version|option|suffix|type|model|variant)s?\b", re.IGNORECASE)
 
@@ -2947,6 +2983,9 @@ def _note_refs(conditions: str, cols: _Cols, ccol: int | None) -> list[str]:
 
 
 STACKED_SYMBOLS = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py --without stacked-symbols)
+# specs-25: a name line ending in a comma, hyphen or slash goes on with the line below ("Ambient Temperature," over
+# "Operating"; "Drive Level Dependency (DLD," over "Minimum 7 points tested ...)"): one name, not one per line
+NAME_COMMAS = True  # off for an ablation (benchmarks/spec_rerun.py --without name-commas)
 
 
 def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]], symbol_col: int | None = None) -> set[int]:
@@ -2957,17 +2996,22 @@ def _own_per_line(name_cols: set[int], band_texts: list[dict[int, str]], symbol_
     with a small letter, "Zero gate voltage / drain current", goes on with the name above). A symbol
     begins with a small letter by convention (JEDEC's time symbols tAH, tDH, tr): a Symbol column
     printing one symbol on every value line ("tAH1" over "tAH2" beside "5" over "30") is each line's
-    own (`STACKED_SYMBOLS`)."""
+    own (`STACKED_SYMBOLS`); a line ending in a comma, hyphen or slash goes on with the next (`NAME_COMMAS`)."""
 
     def wraps(i: int, t: str) -> bool:
         if STACKED_SYMBOLS and i == symbol_col:
             return False
         return re.match(r"[a-z]", t) is not None
 
+    def goes_on(i: int, t: str) -> bool:  # "Ambient Temperature," over "Operating": one name (`NAME_COMMAS`)
+        return NAME_COMMAS and i != symbol_col and t.rstrip().endswith((",", "-", "/"))
+
     return {
         i
         for i in name_cols
-        if all(t.get(i) for t in band_texts) and not any(wraps(i, t[i]) for t in band_texts[1:])
+        if all(t.get(i) for t in band_texts)
+        and not any(wraps(i, t[i]) for t in band_texts[1:])
+        and not any(goes_on(i, t[i]) for t in band_texts[:-1])
     }
 
 
