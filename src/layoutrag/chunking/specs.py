@@ -11,9 +11,10 @@ A table is read when its header names what its columns hold:
 
 A table continued over a page break is one chunk (chunking.tables) and keeps its header; a header
 row repeated on the next page is skipped; a continuation the chunker kept apart (a chunk of its own on
-the next page, no header, the same section and columns) is read under the header before it (specs-25). Every value keeps its printed text, its row box and the
-box of each cell it was read from: the rows' ``cell_boxes`` (chunk-11 on), else the cell's words
-found in the row. Numbers, units and parameter names are read by :mod:`layoutrag.specs`.
+the next page, no header, the same section and columns) is read under the header before it
+(specs-25). Every value keeps its printed text, its row box and the box of each cell it was read
+from: the rows' ``cell_boxes`` (chunk-11 on), else the cell's words found in the row. Numbers, units
+and parameter names are read by :mod:`layoutrag.specs`.
 
 Resumable: ``DocSpecs.key`` = the chunks' key + ``SPEC_STAGE_VERSION`` + a hash of the parameter
 and unit vocabularies.
@@ -398,14 +399,13 @@ def extract_specs(
             heads = _continued(c, headed)
             values = _table_specs(card.doc_id, part, c.model_copy(update={"rows": [*heads, *c.rows]}) if heads else c,
                                   words, parts)
-            if heads and headed is not None and not c.rows[0].cells[0].strip():
+            if heads and headed is not None and c.rows[0].cells and not c.rows[0].cells[0].strip():
                 # its first row continues the name above the page break ("| | VDD = 2.0V | 400 | 600" under
                 # IDD2's lines): read it under that named row, keeping only this chunk's own values
                 above_rows = _named_tail(headed)
                 if above_rows:
-                    own = {id(r) for r in c.rows}
                     ctx = c.model_copy(update={"rows": [*heads, *above_rows, *c.rows]})
-                    pages = {r.page for r in c.rows if id(r) in own}
+                    pages = {r.page for r in c.rows}
                     values = [v for v in _table_specs(card.doc_id, part, ctx, words, parts) if v.page in pages]
             if c.rows and any(_is_header_row(r) for r in c.rows):
                 headed = c
@@ -458,6 +458,7 @@ def _continued(c: Chunk, headed: Chunk | None) -> list[TableRow]:
     e = edges(ref)
     if not e or len(c.rows[0].cells) != len(ref.cells):
         return []
+
     def on_grid(r: TableRow) -> bool:  # a merged cell's box collapses onto an edge of the grid
         return all(any(abs(a - b) <= 3.0 for b in e) for a in edges(r))
 
