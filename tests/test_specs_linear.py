@@ -184,3 +184,21 @@ def test_an_imported_card_names_its_series_and_no_quantity() -> None:
     card = derive_card("x", chunks)
     assert card.series == ["7n"]
     assert "32.768khz" not in card.series and "2.0mm" not in card.series
+
+
+VCXO = (HEAD + "Supply Voltage Vdd 3.3 (± 10%) V Control Voltage Range Vc 0.1xVdd - 0.9xVdd V "
+        "APR APR ±50 - - ppm Note2 Linearity - - - 10 %")
+
+
+def test_a_name_printed_again_as_its_symbol_heads_its_row() -> None:
+    # linear-2: "APR APR ±50": the abbreviation (a vocabulary name since specs-25) printed as name and symbol
+    got = {r[0]: r for r in _read(VCXO)}
+    assert got["pull_range"] == ("pull_range", -50.0, None, 50.0, "ppm")
+    assert got["linearity"][3:] == (10.0, "%")  # the row after it still read
+
+
+def test_repeated_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "REPEATED_NAMES", False)
+    assert "pull_range" not in {r[0] for r in _read(VCXO)}

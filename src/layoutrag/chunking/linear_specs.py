@@ -48,7 +48,10 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-1"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-2"  # a change of this reader re-reads imported documents on their next spec stage
+# linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
+# heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
+REPEATED_NAMES = True  # off for an ablation (benchmarks/spec_txc.py numbers with it off: tests/test_specs_linear.py)
 
 _HEADER_RE = re.compile(
     r"\bmin(?:imum)?\.?\s+(?:(typ(?:ical)?|nom(?:inal)?)\.?\s+)?max(?:imum)?\.?"
@@ -209,8 +212,10 @@ def _anchors(tokens: list[str]) -> list[tuple[int, int]]:
                 continue
             # a whole-text-only name ("frequency", "stability") heads a row only when a symbol or a
             # value follows it, not inside a longer name
-            if whole and i + k < len(tokens) and re.match(r"[a-z]{3,}$", norm[i + k]):
-                continue
+            if whole and i + k < len(tokens) and re.match(r"[a-z]{3,}$", norm[i + k]) and not (
+                REPEATED_NAMES and norm[i + k] == phrase
+            ):
+                continue  # (a name printed again as its own symbol, "APR APR ±50", heads its row)
             if whole and i > 1 and re.fullmatch(r"[A-Z]{1,3}", tokens[i - 1]) and _WORD_RE.fullmatch(tokens[i - 2]):
                 continue  # "CS C Load", "CS R Load": a symbol after a word names the row, not the word
             hit = k
