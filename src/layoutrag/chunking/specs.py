@@ -3292,7 +3292,7 @@ def _carried_part(v: SpecValue, above: tuple[SpecValue, str] | None, part: str) 
 
 
 SIBLING_PARTS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without sibling-parts)
-_CODE_RE = re.compile(r"[A-Z]{1,5}\d[0-9A-Z]*")
+_SIBLING_CODE_RE = re.compile(r"[A-Z]{1,5}\d[0-9A-Z]*")
 
 
 def _sibling_code(token: str, part: str) -> bool:
@@ -3303,7 +3303,7 @@ def _sibling_code(token: str, part: str) -> bool:
     least), is not the part and is not a prefix of it (the family's name: "TLV757" of TLV757P)."""
     t = _norm_part(token.split("/")[0])
     k = _norm_part(part)
-    if not _CODE_RE.fullmatch(t) or not _CODE_RE.fullmatch(k) or t == k or k.startswith(t):
+    if not _SIBLING_CODE_RE.fullmatch(t) or not _SIBLING_CODE_RE.fullmatch(k) or t == k or k.startswith(t):
         return False
     common = len(os.path.commonprefix([t, k]))
     return common >= 4 and bool(re.search(r"\d", k[:common]))
