@@ -721,6 +721,17 @@ HEADING_ABOVE = True  # specs-21; off for an ablation (benchmarks/spec_rerun.py 
 _HEADING_LINE_RE = re.compile(r"^\s*(?:[\d.]+\s*|[一二三四五六七八九十]+、\s*|[^\w\s(（]\s*)?(?=\S)")
 
 
+def _block_above(c: Chunk, prev: Chunk) -> bool:
+    """Is `prev` a text block lying directly above table chunk `c` on its page (its bottom at most 30 pt
+    above the table's top, or overlapping it by 2 pt at most)?"""
+    if c.block_type != "table" or prev.block_type not in ("text", "heading"):
+        return False
+    if prev.page != c.page or not prev.bboxes_pdf or not c.bboxes_pdf:
+        return False
+    bottom, top = max(b.y1 for b in prev.bboxes_pdf), min(b.y0 for b in c.bboxes_pdf)
+    return -2 <= top - bottom <= 30
+
+
 def _heading_above(c: Chunk, prev: Chunk | None) -> bool:
     """A table whose ratings heading is printed as the last heading line of the text block just
     above it (a numbered sub-heading inside a paragraph block, "6. Parameter / 6.1. Absolute maximum
@@ -731,13 +742,10 @@ def _heading_above(c: Chunk, prev: Chunk | None) -> bool:
     characteristics or operating-conditions heading decides; a line naming the ratings inside a
     sentence ("... Absolute Maximum Ratings may cause damage") is no heading. Not when the table's own
     text prints a characteristics heading."""
-    if not HEADING_ABOVE or prev is None or c.block_type != "table" or prev.block_type not in ("text", "heading"):
+    if not HEADING_ABOVE or prev is None or not _block_above(c, prev):
         return False
-    if prev.page != c.page or not prev.bboxes_pdf or not c.bboxes_pdf:
-        return False
-    bottom, top = max(b.y1 for b in prev.bboxes_pdf), min(b.y0 for b in c.bboxes_pdf)
-    if not (-2 <= top - bottom <= 30) or _CHARACTERISTICS_RE.search(c.native_text[:300]):
-        return False  # not directly above the table, or the table prints its own heading
+    if _CHARACTERISTICS_RE.search(c.native_text[:300]):
+        return False  # the table prints its own heading
     for line in reversed(prev.native_text.splitlines()[-4:]):
         if _LEADER_RE.search(line):
             return False  # a line of a dot-leader list: the block holds values, not a heading over the table
@@ -765,14 +773,11 @@ def _conditions_above(c: Chunk, prev: Chunk | None) -> str:
     noted." over each of a datasheet's per-supply tables): the block's last lines from one of its
     last three that begins like such a statement, sentence by sentence, each read as a caption
     (`_caption_condition`; a sentence stating none is a remark, left out). The block must lie directly
-    above the table on its page (as `_heading_above` asks). "" otherwise."""
-    if not CONDITIONS_ABOVE or prev is None or c.block_type != "table" or prev.block_type not in ("text", "heading"):
+    above the table on its page (`_block_above`). "" otherwise."""
+    if not CONDITIONS_ABOVE or prev is None or not _block_above(c, prev):
         return ""
-    if prev.page != c.page or not prev.bboxes_pdf or not c.bboxes_pdf:
-        return ""
-    bottom, top = max(b.y1 for b in prev.bboxes_pdf), min(b.y0 for b in c.bboxes_pdf)
     lines = [x for x in prev.native_text.splitlines() if x.strip()]
-    if not (-2 <= top - bottom <= 30) or not lines:
+    if not lines:
         return ""
     for k in range(1, min(3, len(lines)) + 1):
         if _CONDITIONS_LINE_RE.match(fold(lines[-k])) and not any(_LEADER_RE.search(x) for x in lines[-k:]):
@@ -2755,12 +2760,9 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         )
 
     once = _printed_once(inside, filled, column)
-    value_lines: list[float] = []
-    for w in sorted(inside, key=lambda w: w.bbox_pdf.center[1]):
-        if column(w) in filled and column(w) not in once and re.search(r"\d", w.text):
-            cy = w.bbox_pdf.center[1]
-            if not value_lines or cy - value_lines[-1] > 2.5:
-                value_lines.append(cy)
+    value_lines = _lines_of(
+        [w.bbox_pdf.center[1] for w in inside if column(w) in filled and column(w) not in once and re.search(r"\d", w.text)]
+    )
     if len(value_lines) < 2:
         return [row]
     cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
@@ -2813,11 +2815,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     if section:
         # every printed line its own row: a line with a name and no number ("Large Signal Voltage
         # Gain" over "RL = 2 kΩ" lines) names the value lines below it, as rows of a grid would
-        ys = sorted(w.bbox_pdf.center[1] for w in inside)
-        value_lines = [ys[0]] if ys else []
-        for y in ys[1:]:
-            if y - value_lines[-1] > 2.5:
-                value_lines.append(y)
+        value_lines = _lines_of([w.bbox_pdf.center[1] for w in inside])
         cuts = [y0 - 1] + [(a + b) / 2 for a, b in zip(value_lines, value_lines[1:], strict=False)] + [y1 + 1]
         bands = [
             [w for w in inside if cuts[k] <= w.bbox_pdf.center[1] < cuts[k + 1]] for k in range(len(value_lines))
