@@ -397,16 +397,14 @@ def extract_specs(
             continue
         else:
             heads = _continued(c, headed)
-            values = _table_specs(card.doc_id, part, c.model_copy(update={"rows": [*heads, *c.rows]}) if heads else c,
+            # a continuation whose first row prints no name goes on with the named row above the page break
+            # ("| | VDD = 2.0V | 400 | 600" under IDD2's lines): read under that row, keeping this chunk's own values
+            tail = _named_tail(headed) if heads and headed is not None and c.rows[0].cells and not c.rows[0].cells[0].strip() else []
+            values = _table_specs(card.doc_id, part, c.model_copy(update={"rows": [*heads, *tail, *c.rows]}) if heads else c,
                                   words, parts)
-            if heads and headed is not None and c.rows[0].cells and not c.rows[0].cells[0].strip():
-                # its first row continues the name above the page break ("| | VDD = 2.0V | 400 | 600" under
-                # IDD2's lines): read it under that named row, keeping only this chunk's own values
-                above_rows = _named_tail(headed)
-                if above_rows:
-                    ctx = c.model_copy(update={"rows": [*heads, *above_rows, *c.rows]})
-                    pages = {r.page for r in c.rows}
-                    values = [v for v in _table_specs(card.doc_id, part, ctx, words, parts) if v.page in pages]
+            if tail:
+                pages = {r.page for r in c.rows}
+                values = [v for v in values if v.page in pages]
             if c.rows and any(_is_header_row(r) for r in c.rows):
                 headed = c
             elif not heads:
