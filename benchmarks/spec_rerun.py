@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -54,13 +54,16 @@ line by line with a word raised by a superscript kept in its line (line-order), 
 text block right above a table joined to its rows' (conditions-above), a caption's quantity set to a ± read
 (caption-signs), a grade heading one group of a table's columns beside the base leaving the base the default part
 (base-heads), a number printed once, centred between the lines of a two- or three-line cell beside it, holding for
-each line (shared-values), a name line ending in a comma going on with the next (name-commas).
+each line (shared-values), a name line ending in a comma going on with the next (name-commas); or without
+specs-26: a run of six or more hyphens read as a ratings list's leader (dash-leaders), a leader list the layout model
+took for a figure read as one printed as text, its own heading lines saying ratings or conditions (figure-leaders).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -138,6 +141,7 @@ _FLAGS = {
     "option-lists": (stage, "OPTION_LISTS"),
     "value-conditions": (stage, "VALUE_CONDITIONS"),
     "no-packages": (stage, "NO_PACKAGES"),
+    "figure-leaders": (stage, "FIGURE_LEADERS"),
     "printed-part": (stage, "PRINTED_PART"),
     "supply-in-mode": (specs_mod, "SUPPLY_IN_MODE"),
     "bilingual": (stage, "_BILINGUAL"),
@@ -192,6 +196,9 @@ def _without(change: str) -> None:
         setattr(module, name, False)
     elif change == "symbol-font":
         specs_mod._SYMBOL_FONT.clear()
+    elif change == "dash-leaders":  # specs-26: dot leaders only
+        stage._LEADER_RE = re.compile(stage._DOT_LEADER)
+        stage._LEADER_LINE_RE = re.compile(r"(?:" + stage._DOT_LEADER + r")[^\n]*\d")
     elif change in ("widened", "leaders"):
         drop = stage._widened if change == "widened" else stage._leader_rows
         stage._FALLBACKS[:] = [f for f in stage._FALLBACKS if f is not drop]

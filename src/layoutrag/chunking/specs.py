@@ -74,7 +74,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-25"
+SPEC_STAGE_VERSION = "specs-26"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -393,6 +393,14 @@ def extract_specs(
                     if v.table != "ordering" and _ratings_heading(heading):
                         v.table = "ratings"
                 values.extend(read)
+            if not values and FIGURE_LEADERS and LEADER_TEXT and _leader_lines(c.native_text):
+                # a ratings list the layout model took for (a part of) a figure: read as a text chunk's
+                listed = _leader_list(_line_rows(c, words), words, need_unit=True)
+                values = _read_rows(card.doc_id, part, c, listed, words, parts) if listed else []
+                kinds = _kind_heads(c, words)  # its own heading lines say ratings or conditions, line by line
+                for v in values:
+                    if _kind_above(v, kinds) is False:
+                        v.table = "ratings"
         elif c.block_type != "table" or not c.rows:
             continue
         else:
@@ -803,22 +811,32 @@ def _conditions_apart(c: Chunk, values: list[SpecValue], words: Callable[[int], 
     that heading, up to the next ratings heading in the same column, are characteristics."""
     if not CONDITIONS_APART:
         return
-    heads = [
+    heads = _kind_heads(c, words)
+    for v in values:
+        if v.table == "ratings" and _kind_above(v, heads) is True:
+            v.table = "characteristics"
+
+
+def _kind_heads(c: Chunk, words: Callable[[int], list[Word]]) -> list[tuple[TableRow, bool]]:
+    """The chunk's short lines that head ratings or operating conditions: (line, is it conditions)."""
+    return [
         (r, bool(_CONDITIONS_RE.search(r.text)))
         for r in _line_rows(c, words)
         if len(r.text) <= 60 and (_CONDITIONS_RE.search(r.text) or _ratings_heading(r.text))
     ]
-    for v in values:
-        if v.table != "ratings":
-            continue
-        rb = v.row_bbox_pdf
-        above = [
-            (h, cond)
-            for h, cond in heads
-            if h.page == v.page and h.bbox_pdf.y1 <= rb.y0 + 1 and rb.x0 - 30 <= h.bbox_pdf.x0 <= rb.x0 + 3
-        ]
-        if above and max(above, key=lambda hc: hc[0].bbox_pdf.y1)[1]:
-            v.table = "characteristics"
+
+
+def _kind_above(v: SpecValue, heads: list[tuple[TableRow, bool]]) -> bool | None:
+    """Whether the nearest of `heads` above a value's row, in its column (the heading begins left of
+    the row's start and reaches past it), heads operating conditions (True) or ratings (False); None
+    when none does."""
+    rb = v.row_bbox_pdf
+    above = [
+        (h, cond)
+        for h, cond in heads
+        if h.page == v.page and h.bbox_pdf.center[1] <= rb.y0 + 1 and h.bbox_pdf.x0 <= rb.x0 + 3 < h.bbox_pdf.x1
+    ]
+    return max(above, key=lambda hc: hc[0].bbox_pdf.y1)[1] if above else None
 
 
 RATING_LIMITS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without rating-limits)
@@ -1949,7 +1967,14 @@ def _between_values(box: BBox, head: TableRow) -> bool:
         and _role_of(head.cells[right])[0] in _VALUE_ROLES
     )
 
-_LEADER_RE = re.compile(r"(?:[.…·]\s?){4,}|…{2,}")  # dots, ellipses or middle dots, mixed too
+# dots, ellipses or middle dots, mixed too; and (specs-26, `dash-leaders`) a run of six or more hyphens
+# printed as the leader ("Supply Input Voltage -------- -0.3V to 6.0V"): no space inside it, so a minus
+# sign after a space stays the value's ("-------  -0.3V") and a run ending on a digit gives the digit no
+# sign. benchmarks/spec_rerun.py --without dash-leaders swaps in the dots-only patterns.
+_DOT_LEADER = r"(?:[.…·]\s?){4,}|…{2,}"
+_DASH_LEADER = r"-{6,}"
+_LEADER_RE = re.compile(_DOT_LEADER + "|" + _DASH_LEADER)
+_LEADER_CHARS = {".", "…", "·"}  # a word of these alone is a leader's piece (a dash run is one by `_LEADER_RE`)
 
 
 def _leader_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[TableRow] | None:
@@ -2016,7 +2041,7 @@ def _leader_list(
             if 0 < n_value < len(ws):
                 name_box, value_box = union_box([w.bbox_pdf for w in ws[:-n_value]]), union_box([w.bbox_pdf for w in ws[-n_value:]])
         elif ws:
-            k = max((i for i, w in enumerate(ws) if _LEADER_RE.search(w.text) or set(w.text) <= {".", "…", "·"}), default=-1)
+            k = max((i for i, w in enumerate(ws) if _LEADER_RE.search(w.text) or set(w.text) <= _LEADER_CHARS), default=-1)
             after = ws[k + 1 :]
             boxes = [w.bbox_pdf for w in after]
             if k >= 0:
@@ -2031,7 +2056,7 @@ def _leader_list(
                     boxes.insert(0, BBox(b.x0 + (b.x1 - b.x0) * frac, b.y0, b.x1, b.y1))
             if boxes:
                 value_box = union_box(boxes)
-            before = [w.bbox_pdf for w in ws[: max(k, 0)] if not set(w.text) <= {".", "…", "·"}]
+            before = [w.bbox_pdf for w in ws[: max(k, 0)] if not set(w.text) <= _LEADER_CHARS]
             if before:
                 name_box = union_box(before)
         out.append(
@@ -2410,9 +2435,10 @@ def _leaders_beside(
     return [v for v in _read_rows(doc_id, part, c, rows, words, parts) if not inside(v)]
 
 
+FIGURE_LEADERS = True  # specs-26; off for an ablation (benchmarks/spec_rerun.py --without figure-leaders)
 LEADER_COLUMNS = True  # specs-6; off for an ablation (benchmarks/spec_rerun.py --without leader-columns)
 LEADER_TEXT = True  # specs-6; off for an ablation (--without leader-text)
-_LEADER_LINE_RE = re.compile(r"(?:(?:[.…·]\s?){4,}|…{2,})[^\n]*\d")
+_LEADER_LINE_RE = re.compile(r"(?:" + _DOT_LEADER + "|" + _DASH_LEADER + r")[^\n]*\d")
 
 
 def _leader_lines(text: str) -> bool:
