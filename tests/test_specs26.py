@@ -1,8 +1,10 @@
-"""specs-26, on pages printed here. dash-leaders: a run of six or more hyphens is a ratings list's
+"""specs-26, on pages and chunks made here. dash-leaders: a run of six or more hyphens is a ratings list's
 leader as dots are ("Supply Input Voltage -------- -0.3V to 6.0V"), the value's minus sign kept.
 figure-leaders: a dot- or dash-leader list the layout model took for (a part of) a figure is read
 as the same list printed as text, its own heading lines saying, line by line, which values are
-ratings and which operating conditions."""
+ratings and which operating conditions. title-parts: a heading inside the grid or a table's caption
+naming one part of the document ("VCXO Specifications (Si5351B only)", "x05B PERFORMANCE
+CHARACTERISTICS") gives the rows under it that part."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import re
 import pytest
 
 import layoutrag.chunking.specs as stage
-from chunk_factory import printed_words
+from chunk_factory import grid_chunk, printed_words
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import Box, Chunk, DocumentCard, Region, Word
 
@@ -93,3 +95,74 @@ def test_dash_leaders_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_dots_in_a_figure_are_read_too() -> None:
     dotted = [(x, y, t.replace(DASH, "." * 40)) for x, y, t in PAGE]
     assert ("storage_temperature", -65.0, 150.0, "ratings") in _read(dotted)
+
+
+# --------------------------------------------------------------------------- title parts
+CLOCKS = DocumentCard(doc_id="d", file_name="clock.pdf", series=["Si5351A", "Si5351B", "Si5351C"],
+                      part_numbers=["Si5351A-B-GT", "Si5351B-B-GM"])
+COLS = [(30, 150), (150, 190), (190, 300), (300, 340), (340, 380), (380, 420), (420, 460)]
+HEAD = ["Parameter", "Symbol", "Test Condition", "Min", "Typ", "Max", "Unit"]
+SPECS = [
+    HEAD,
+    ["Output Enable Time", "TOE", "", "", "", "10", "µs"],
+    ["VCXO Specifications (Si5351B only)", "", "", "", "", "", ""],  # a heading inside the grid
+    ["VCXO Control Voltage Range", "Vc", "VDD = 3.3 V", "0", "", "3.3", "V"],
+    ["VCXO Modulation Bandwidth", "", "", "", "10", "", "kHz"],
+    ["Input Clock", "", "", "", "", "", ""],  # the next heading names no part: the document's again
+    ["CLKIN Frequency Range", "fCLKIN", "", "10", "", "100", "MHz"],
+]
+
+
+def _clock_parts() -> dict[str, str]:
+    chunk = grid_chunk(SPECS, COLS, title="Electrical Specifications")
+    rows = [  # a heading's one cell merged over every column
+        r.model_copy(update={"cell_boxes": [Box(COLS[0][0], r.bbox_pdf.y0, COLS[-1][1], r.bbox_pdf.y1)] * len(COLS)})
+        if sum(1 for t in r.cells if t) == 1 else r
+        for r in chunk.rows
+    ]
+    chunk = chunk.model_copy(update={"rows": rows})
+    return {v.parameter_printed: v.part for v in extract_specs(CLOCKS, [chunk])}
+
+
+def test_a_heading_in_the_grid_naming_a_part_gives_the_rows_under_it_that_part() -> None:
+    got = _clock_parts()
+    assert got["VCXO Control Voltage Range"] == got["VCXO Modulation Bandwidth"] == "Si5351B"
+    # the document's part above the first heading and under one naming none
+    assert got["Output Enable Time"] == got["CLKIN Frequency Range"] == "Si5351A-B-GT"
+
+
+SENSORS = DocumentCard(doc_id="d", file_name="acs.pdf", series=["ACS712"],
+                       part_numbers=["ACS712", "ACS712ELCTR-05B-T", "ACS712ELCTR-20A-T"])
+SENS = [
+    ["Characteristic", "Symbol", "Test Conditions", "Min.", "Typ.", "Max.", "Units"],
+    ["Sensitivity", "Sens", "TA = 25°C", "180", "185", "190", "mV/A"],
+]
+
+
+def _sensor_part(caption: str, above: str = "") -> set[str]:
+    chunk = grid_chunk(SENS, COLS, title="ACS712")
+    chunk = chunk.model_copy(update={"native_text": caption, "bboxes_pdf": [chunk.regions[0].bbox_pdf]})
+    chunks = [chunk]
+    if above:
+        prev = Chunk(chunk_id="d_p1_b00", doc_id="d", page=1, block_type="text", native_text=above,
+                     bboxes_pdf=[Box(30, 70, 460, 95)], regions=[Region(page=1, bbox_pdf=Box(30, 70, 460, 95), label="text")])
+        chunks = [prev, chunk]
+    return {v.part for v in extract_specs(SENSORS, chunks)}
+
+
+def test_a_caption_naming_a_variant_by_its_wildcard_code_gives_the_table_that_part() -> None:
+    assert _sensor_part("x05B PERFORMANCE CHARACTERISTICS TA = 25°C\nCharacteristic Symbol") == {"ACS712ELCTR-05B-T"}
+    # the caption printed as the last line of the text block right above the table
+    assert _sensor_part("Characteristic Symbol", "2 Output filtered.\nx20A PERFORMANCE CHARACTERISTICS") == {"ACS712ELCTR-20A-T"}
+
+
+def test_a_caption_naming_no_one_part_changes_nothing() -> None:
+    assert _sensor_part("COMMON OPERATING CHARACTERISTICS\nCharacteristic") == {"ACS712"}
+    assert _sensor_part("x9Z9 PERFORMANCE CHARACTERISTICS") == {"ACS712"}  # a code no part number holds
+    assert _sensor_part("x05B and x20A PERFORMANCE CHARACTERISTICS") == {"ACS712"}  # two codes
+
+
+def test_title_parts_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "TITLE_PARTS", False)
+    assert set(_clock_parts().values()) == {"Si5351A-B-GT"}
+    assert _sensor_part("x05B PERFORMANCE CHARACTERISTICS") == {"ACS712"}

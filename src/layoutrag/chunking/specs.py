@@ -417,6 +417,11 @@ def extract_specs(
                 headed = c
             elif not heads:
                 headed = None
+            titled = _caption_part(c, prev, parts) if TITLE_PARTS and parts else None
+            if titled and titled != part:
+                for v in values:
+                    if v.part == part:
+                        v.part = titled
             _condition_parts(values, part, parts)  # the row's own conditions, before the caption's join them
             if TABLE_CONDITIONS:
                 _add_table_conditions(values, _table_conditions(c, words))
@@ -1565,6 +1570,7 @@ def _read_rows(
     prev: tuple[str, str, str] | None = None  # parameter text, symbol, unit of the row above
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
     line_part = part  # the part the current line of a long table is printed for
+    table_part = part  # the part a heading inside the grid named for the rows under it (`TITLE_PARTS`)
     unit_span: tuple[int, BBox, str] | None = None  # a unit cell merged down over the rows below it
     cond_span: tuple[int, BBox, str] | None = None  # a conditions cell merged down likewise
     section = ""  # a section heading printed between two rows of a long table (`_gap_section`)
@@ -1582,7 +1588,7 @@ def _read_rows(
             # a repeated header on the next page changes nothing; a different one starts afresh
             _part_columns(new, header_rows, parts)
             if cols is None or new.roles != cols.roles:
-                cols, prev, line_part, section = new, None, part, ""
+                cols, prev, line_part, section, table_part = new, None, part, "", part
                 if cols.kind == "long":
                     cols.groups = _value_groups(cols, row, words, parts)
         if cols is None or not cols.kind:
@@ -1596,6 +1602,11 @@ def _read_rows(
                 section = gap
             elif title:
                 section = ""  # a heading inside the grid starts another part of the table
+        if title and TITLE_PARTS and parts:
+            # a heading inside the grid naming one of the document's parts ("VCXO Specifications (Si5351B
+            # only)", "x05B Performance Characteristics"): the rows under it, up to the next heading, are that part's
+            table_part = _part_named(" ".join(row.cells), parts) or _wild_part(" ".join(row.cells), parts) or part
+            line_part = table_part
         if title and QUANTITY_NAMES:
             heading = " ".join(x for x in row.cells if x.strip()).strip()
             if re.fullmatch(r"[^\d=:]{3,40}", heading) and re.search(r"[^\W\d_]{3}", heading):
@@ -1613,7 +1624,7 @@ def _read_rows(
                 if SECTION_ROWS and named and parts:
                     # a line naming one of the document's parts ("TMP36 Output Voltage", "AD7767-1
                     # Dynamic Range") is that part's, and so are the condition lines under it
-                    line_part = _part_named(named, parts) or part
+                    line_part = _part_named(named, parts) or table_part
                 n_out = len(out)
                 prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
                 wrapped.see(sub, cols, out[n_out:])
@@ -3258,6 +3269,42 @@ def _part_named(name: str, parts: tuple[str, ...]) -> str | None:
     known = {_norm_part(p): p for p in parts if len(_norm_part(p)) >= 5}
     hits = {known[t] for tok in re.split(r"[\s,;/()]+", name) if (t := _norm_part(tok)) in known}
     return hits.pop() if len(hits) == 1 else None
+
+
+TITLE_PARTS = True  # specs-26; off for an ablation (benchmarks/spec_rerun.py --without title-parts)
+_WILD_RE = re.compile(r"(?<![A-Za-z0-9])x([0-9A-Z]*\d[0-9A-Z]*)(?![A-Za-z0-9])")
+
+
+def _wild_part(text: str, parts: tuple[str, ...]) -> str | None:
+    """The one part number of the document that a code printed with an "x" for the rest of it names
+    ("x05B" for ACS712ELCTR-05B-T, "x20A"): the part numbers holding its characters as a hyphen-cut
+    piece of their own; None unless exactly one does and exactly one such code is printed."""
+    codes = set(_WILD_RE.findall(text))
+    if len(codes) != 1:
+        return None
+    code = codes.pop()
+    hits = {p for p in parts if code in re.split(r"[-/ ]", p.upper())}
+    return hits.pop() if len(hits) == 1 else None
+
+
+_TITLE_WORDS_RE = re.compile(r"characteristics|specifications|ratings|特性|参数", re.IGNORECASE)
+
+
+def _caption_part(c: Chunk, prev: Chunk | None, parts: tuple[str, ...]) -> str | None:
+    """The one part of the document a table's title names ("x05B PERFORMANCE CHARACTERISTICS", "TMP36
+    Specifications"): the first line of the table's own text, or the last line of the text block
+    right above it (`_block_above`), when it is a title (it says characteristics, specifications or
+    ratings); None when neither names exactly one part."""
+    lines = [c.native_text.strip().split("\n", 1)[0]] if c.native_text.strip() else []
+    if prev is not None and _block_above(c, prev) and prev.native_text.strip():
+        lines.append(prev.native_text.strip().rsplit("\n", 1)[-1])
+    found = {
+        hit
+        for line in lines
+        if _TITLE_WORDS_RE.search(line)
+        and (hit := _part_named(_TITLE_WORDS_RE.split(line)[0], parts) or _wild_part(_TITLE_WORDS_RE.split(line)[0], parts))
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 CODE_ROWS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without code-rows)
