@@ -28,9 +28,10 @@ PAGE = [
     (62, 154, f"Supply Voltage {DASH}  -0.3V to 6.0V"),
     (62, 166, f"Junction Temperature Range {DASH}  -40°C to 150°C"),
     (62, 178, f"Storage Temperature Range {DASH}  -65°C to 150°C"),
-    (60, 200, "Recommended Operating Conditions (Note 3)"),
-    (62, 214, f"Junction Temperature Range {DASH}  -40°C to 125°C"),
-    (62, 226, f"Ambient Temperature Range {DASH}  -40°C to 85°C"),
+    (62, 190, f"Lead Temperature (Soldering, 10 sec.) {DASH}  260°C"),
+    (60, 204, "Recommended Operating Conditions (Note 3)"),
+    (62, 218, f"Junction Temperature Range {DASH}  -40°C to 125°C"),
+    (62, 230, f"Ambient Temperature Range {DASH}  -40°C to 85°C"),
 ]
 
 
@@ -57,6 +58,7 @@ def test_a_dash_leader_list_in_a_figure_is_read_with_its_headings() -> None:
         ("supply_voltage", -0.3, 6.0, "ratings"),  # the minus after the leader's space is the value's
         ("junction_temperature", -40.0, 150.0, "ratings"),
         ("storage_temperature", -65.0, 150.0, "ratings"),
+        ("soldering_temperature", None, 260.0, "ratings"),  # a lone number under a ratings heading: a limit
         ("junction_temperature", -40.0, 125.0, "characteristics"),  # under the conditions heading
         ("operating_temperature", -40.0, 85.0, "characteristics"),
     }
@@ -65,7 +67,7 @@ def test_a_dash_leader_list_in_a_figure_is_read_with_its_headings() -> None:
 def test_the_value_cell_box_lies_right_of_the_leader() -> None:
     words = _words()
     got = extract_specs(CARD, [_figure()], lambda p: words)
-    assert len(got) == 5
+    assert len(got) == 6
     dashes = [w for w in words if set(w.text) == {"-"} and len(w.text) >= 6]
     for v in got:
         box = v.cells[0].bbox_pdf
@@ -166,3 +168,17 @@ def test_title_parts_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "TITLE_PARTS", False)
     assert set(_clock_parts().values()) == {"Si5351A-B-GT"}
     assert _sensor_part("x05B PERFORMANCE CHARACTERISTICS") == {"ACS712"}
+
+
+def test_a_line_the_figure_and_a_table_chunk_cut_from_it_both_hold_is_read_once() -> None:
+    """The layout model gave the ratings list to a figure and again, without its heading, to a table
+    chunk: the figure's reading (a rating: max) is kept, not the table's second one (typ)."""
+    words = _words()
+    fig = _figure()
+    lines = [r for r in stage._line_rows(fig, lambda p: words) if "Storage" in r.text or "Lead" in r.text]
+    table = Chunk(chunk_id="d_p1_b02", doc_id="d", page=1, block_type="table", rows=lines, native_text="\n".join(r.text for r in lines),
+                  regions=[Region(page=1, bbox_pdf=Box(50, 165, 560, 195), label="table")])
+    alone = [(v.typ, v.max, v.table) for v in extract_specs(CARD, [table], lambda p: words) if v.parameter == "soldering_temperature"]
+    assert alone == [(260.0, None, "characteristics")]  # no ratings heading in the table chunk
+    got = [(v.typ, v.max, v.table) for v in extract_specs(CARD, [fig, table], lambda p: words) if v.parameter == "soldering_temperature"]
+    assert got == [(None, 260.0, "ratings")]

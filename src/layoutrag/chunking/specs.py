@@ -375,7 +375,10 @@ def extract_specs(
     seen: set[tuple[Any, ...]] = set()  # a line two chunks hold (a list and the text around it) is read once
 
     def _key(v: SpecValue) -> tuple[Any, ...]:
-        return (v.page, v.part, *(round(x) for x in v.row_bbox_pdf), v.min, v.typ, v.max, v.unit)
+        # its numbers whatever their roles: a figure's ratings list and a table chunk cut from it read
+        # one line twice, the table without the ratings heading above it ("300°C" as typ, not max)
+        nums = sorted({x for x in (v.min, v.typ, v.max) if x is not None}) if FIGURE_LEADERS else [v.min, v.typ, v.max]
+        return (v.page, v.part, *(round(x) for x in v.row_bbox_pdf), *nums, v.unit)
 
     above: Chunk | None = None  # the reading unit before `c` (`_heading_above`)
     headed: Chunk | None = None  # the last table chunk read, when it printed a header (`_continued`)
