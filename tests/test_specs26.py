@@ -4,7 +4,9 @@ figure-leaders: a dot- or dash-leader list the layout model took for (a part of)
 as the same list printed as text, its own heading lines saying, line by line, which values are
 ratings and which operating conditions. title-parts: a heading inside the grid or a table's caption
 naming one part of the document ("VCXO Specifications (Si5351B only)", "x05B PERFORMANCE
-CHARACTERISTICS") gives the rows under it that part."""
+CHARACTERISTICS") gives the rows under it that part. name-codes: a row name printing one code of a document
+part the card lists under a longer or shorter number ("Operating Temperature: LM158" of LM158-N) is that
+part's."""
 
 from __future__ import annotations
 
@@ -182,3 +184,33 @@ def test_a_line_the_figure_and_a_table_chunk_cut_from_it_both_hold_is_read_once(
     assert alone == [(260.0, None, "characteristics")]  # no ratings heading in the table chunk
     got = [(v.typ, v.max, v.table) for v in extract_specs(CARD, [fig, table], lambda p: words) if v.parameter == "soldering_temperature"]
     assert got == [(None, 260.0, "ratings")]
+
+
+# --------------------------------------------------------------------------- name codes
+AMPS = DocumentCard(doc_id="d", file_name="lm358.pdf", series=["LM358A", "LM158A"],
+                    part_numbers=["LM158-N", "LM258-N", "LM358-N", "LM2904-N", "LM358AM"])
+ROC = [
+    ["", "MIN", "MAX", "UNIT"],
+    ["Supply Voltage (V+ - V-): LM158. LM258, LM358", "3", "32", "V"],  # three devices: the document's part
+    ["Supply Voltage (V+ - V-):LM2904", "3", "26", "V"],
+    ["Operating Temperature: LM158", "-55", "125", "°C"],
+    ["Operating Temperature: LM358", "0", "70", "°C"],
+    ["Operating Temperature, TMIN to TMAX", "-40", "85", "°C"],  # no code: the document's part
+]
+ROC_COLS = [(30, 230), (230, 280), (280, 330), (330, 370)]
+
+
+def _roc_parts() -> list[tuple[str, str]]:
+    return [(v.value_text, v.part) for v in extract_specs(AMPS, [grid_chunk(ROC, ROC_COLS, title="Recommended Operating Conditions")])]
+
+
+def test_a_row_name_printing_one_devices_code_is_that_devices() -> None:
+    got = _roc_parts()
+    default = got[-1][1]  # the row printing no code: the document's part
+    assert default not in ("LM158", "LM358", "LM2904")
+    assert got == [("3 / 32", default), ("3 / 26", "LM2904"), ("-55 / 125", "LM158"), ("0 / 70", "LM358"), ("-40 / 85", default)]
+
+
+def test_name_codes_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "NAME_CODES", False)
+    assert len({p for _, p in _roc_parts()}) == 1

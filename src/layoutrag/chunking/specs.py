@@ -1627,7 +1627,7 @@ def _read_rows(
                 if SECTION_ROWS and named and parts:
                     # a line naming one of the document's parts ("TMP36 Output Voltage", "AD7767-1
                     # Dynamic Range") is that part's, and so are the condition lines under it
-                    line_part = _part_named(named, parts) or table_part
+                    line_part = _part_named(named, parts) or _name_code(named, parts) or table_part
                 n_out = len(out)
                 prev = _read_long(doc_id, line_part, c, sub, cols, prev, words, out, last)
                 wrapped.see(sub, cols, out[n_out:])
@@ -3395,6 +3395,20 @@ def _code_of(cell: str, parts: tuple[str, ...]) -> str | None:
         if len(k) >= 5 and n.startswith(k) and len(n) > len(k):
             return t
     return None
+
+
+NAME_CODES = True  # specs-26; off for an ablation (benchmarks/spec_rerun.py --without name-codes)
+
+
+def _name_code(name: str, parts: tuple[str, ...]) -> str | None:
+    """The one code a row's name prints of a part of the document that the card lists under a longer or
+    shorter number (`_names_part`: "LM158" of LM158-N, "LT1006AM/LT1006M", "AD7891-1"): "Operating
+    Temperature: LM158", "Operating Temperature Range, LT1006AM/LT1006M (OBSOLETE)" - that code as printed,
+    the row's part. None for a name printing several ("Supply Voltage: LM158. LM258, LM358") or none."""
+    if not NAME_CODES:
+        return None
+    codes = {t.strip(" .") for t in re.split(r"[\s,;:()]+", name) if t.strip(" .") and _names_part(t.strip(" ."), parts)}
+    return codes.pop() if len(codes) == 1 else None
 
 
 def _names_part(label: str, parts: tuple[str, ...]) -> bool:
