@@ -17,7 +17,7 @@ import pytest
 import layoutrag.chunking.specs as stage
 from chunk_factory import grid_chunk, printed_words
 from layoutrag.chunking.specs import extract_specs
-from layoutrag.records import Box, Chunk, DocumentCard, Region, Word
+from layoutrag.records import Box, Chunk, DocumentCard, Region, TableRow, Word
 
 CARD = DocumentCard(doc_id="d", file_name="buck.pdf", series=["XY8089"], part_numbers=["XY8089"])
 DASH = "-" * 40
@@ -214,3 +214,66 @@ def test_a_row_name_printing_one_devices_code_is_that_devices() -> None:
 def test_name_codes_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "NAME_CODES", False)
     assert len({p for _, p in _roc_parts()}) == 1
+
+
+# --------------------------------------------------------------------------- stacked heads
+VARISTORS = DocumentCard(doc_id="d", file_name="mov.pdf", series=["05D"], part_numbers=[])
+MOV_COLS = [(30, 94), (94, 135), (135, 168), (168, 197), (197, 232), (232, 265), (265, 320)]
+
+
+def _mov_row(cells: list[str], y: float, spans: dict[int, tuple[float, float]] | None = None, header: bool = False) -> TableRow:
+    """A row on MOV_COLS; `spans`: a cell merged over several columns gives each its box."""
+    boxes = [Box(*(spans or {}).get(i, MOV_COLS[i])[:1], y, (spans or {}).get(i, MOV_COLS[i])[1], y + 12) for i in range(len(cells))]
+    return TableRow(page=1, bbox_pdf=Box(30, y, 320, y + 12), cells=cells, text=" | ".join(cells), is_header=header, cell_boxes=boxes)
+
+
+def _mov_chunk() -> Chunk:
+    merged = {1: (94, 168), 2: (94, 168), 3: (168, 265), 4: (168, 265), 5: (168, 265)}
+    rows = [
+        _mov_row(["Part No.", "Maximum Allowable Voltage", "", "Varistor Voltage (@1mA)", "", "", "Typical Capacitance (@1KHz)"],
+                 100, merged, header=True),
+        _mov_row(["Device Marking", "", "", "", "", "", ""], 112),  # the part cell's second line
+        _mov_row(["", "ACrms(V)", "DC(V)", "Min.", "Vb(Vdc)", "Max.", "(pF)"], 124),
+        _mov_row(["05D180K", "11", "14", "14.4", "18", "21.6", "1600"], 136),
+        _mov_row(["05D220K", "14", "18", "18.7", "22", "26.0", "1500"], 148),
+    ]
+    return Chunk(chunk_id="d_p1_b01", doc_id="d", page=1, block_type="table", rows=rows, native_text="",
+                 regions=[Region(page=1, bbox_pdf=Box(30, 100, 320, 160), label="table")])
+
+
+def _mov() -> set[tuple[str, str, float | None, float | None, float | None]]:
+    return {(v.part, v.parameter, v.min, v.typ, v.max) for v in extract_specs(VARISTORS, [_mov_chunk()])}
+
+
+def test_a_part_number_table_with_a_header_on_three_lines_is_read_per_part() -> None:
+    got = _mov()
+    assert ("05D180K", "continuous_voltage", None, None, 11.0) in got  # "Maximum Allowable Voltage" over "ACrms(V)"
+    assert ("05D180K", "continuous_voltage", None, None, 14.0) in got  # ... and over "DC(V)"
+    assert ("05D180K", "varistor_voltage", 14.4, 18.0, 21.6) in got  # Min. | Vb | Max. under one name: one value
+    assert ("05D220K", "varistor_voltage", 18.7, 22.0, 26.0) in got
+    caps = [typ for p, pid, _, typ, _ in got if p == "05D180K" and pid == "capacitance"]
+    assert caps == [pytest.approx(1.6e-09)]  # "Typical Capacitance (@1KHz)" over "(pF)"
+    assert {p for p, *_ in got} == {"05D180K", "05D220K"}
+
+
+def test_stacked_heads_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "STACKED_HEADS", False)
+    assert not any(pid in ("varistor_voltage", "capacitance") for _, pid, *_ in _mov())
+
+
+def test_a_part_number_column_qualified_in_parentheses_is_still_the_part_column() -> None:
+    assert stage._role_of("Part Number (Uni)")[0] == "part"
+    assert stage._role_of("Part Number (Bi)")[0] == "part"
+    assert stage._role_of("Value (Note 1)")[0] == "value"  # unchanged
+
+
+def test_protection_device_vocabulary() -> None:
+    from layoutrag.specs import match_parameter
+
+    assert match_parameter("Reverse Stand off Voltage VR", unit="V") == ("standoff_voltage", True)
+    assert match_parameter("Breakdown Voltage VBR @ IT", unit="V") == ("breakdown_voltage", True)
+    assert match_parameter("Maximum Clamping Voltage VC @ Ipp", unit="V") == ("clamping_voltage", True)
+    assert match_parameter("Maximum Peak Pulse Current Ipp", unit="A") == ("peak_pulse_current", True)
+    assert match_parameter("Reverse current", unit="A") == ("reverse_leakage_current", True)
+    # a MOSFET's body-diode current is no leakage: "reverse current" names the quantity only when alone
+    assert match_parameter("Continuous drain reverse current", unit="A")[1] is False

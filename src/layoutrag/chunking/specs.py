@@ -942,6 +942,7 @@ class _Cols:
     part_cols: dict[int, str] = field(default_factory=dict)  # a value column headed by a part name
     groups: list[_Group] = field(default_factory=list)  # value column groups (one per part or grade)
     cases: int | None = None  # a second name column ("Description") read as each row's case
+    tops: dict[int, str] = field(default_factory=dict)  # a part-number table's top header line over each column
 
     def col(self, role: str) -> int | None:
         return next((i for i, r in sorted(self.roles.items()) if r == role), None)
@@ -971,6 +972,9 @@ def _role_of(text: str) -> tuple[str | None, str]:
     for role, rx in _ROLE_RES:
         if rx.match(t):
             return role, hint
+    qualified = re.fullmatch(r"(.+?)\s*\([^()]{1,12}\)", t)
+    if qualified and STACKED_HEADS and _role_of(qualified.group(1))[0] == "part":
+        return "part", hint  # "Part Number (Uni) | Part Number (Bi)": a part-number column for each kind
     glued = re.fullmatch(r"([A-Za-z][A-Za-z. ]*[A-Za-z.])\d{1,2}", t)
     if glued and SECTION_ROWS:  # "Parameter1": a footnote mark the text layer glued to the header word
         return _role_of(glued.group(1))[0], hint
@@ -1574,6 +1578,8 @@ def _read_rows(
     last: dict[tuple[str, str], SpecValue] = {}  # the value above, per column group
     line_part = part  # the part the current line of a long table is printed for
     table_part = part  # the part a heading inside the grid named for the rows under it (`TITLE_PARTS`)
+    wide_heads: list[TableRow] = []  # the header rows of the part-number table being read (`STACKED_HEADS`)
+    wide_from = -1  # how many values were read when its header ended
     unit_span: tuple[int, BBox, str] | None = None  # a unit cell merged down over the rows below it
     cond_span: tuple[int, BBox, str] | None = None  # a conditions cell merged down likewise
     section = ""  # a section heading printed between two rows of a long table (`_gap_section`)
@@ -1586,6 +1592,11 @@ def _read_rows(
             pending_header.append(row)
             continue
         if pending_header:
+            if STACKED_HEADS and cols is not None and cols.kind == "wide" and len(out) == wide_from:
+                # a part-number table's header printed on two or three lines - the names above, their
+                # units or Min / Max under them ("Breakdown Voltage VBR (Volts) @ IT" over "MIN | MAX"):
+                # one header, read nothing since
+                pending_header = [*wide_heads, *pending_header]
             new = _columns(pending_header)
             header_rows, pending_header = pending_header, []
             # a repeated header on the next page changes nothing; a different one starts afresh
@@ -1594,6 +1605,15 @@ def _read_rows(
                 cols, prev, line_part, section, table_part = new, None, part, "", part
                 if cols.kind == "long":
                     cols.groups = _value_groups(cols, row, words, parts)
+                if cols.kind == "wide":
+                    wide_heads, wide_from = header_rows, len(out)
+                    if STACKED_HEADS:
+                        stacked = _stacked_names(header_rows, row)
+                        cols.names.update({i: " ".join(ts) for i, ts in stacked.items()})
+                        cols.tops = {i: ts[0] for i, ts in stacked.items()}
+                        for i, name in cols.names.items():
+                            if i not in cols.unit_hints and _name_unit(name):
+                                cols.unit_hints[i] = _name_unit(name)
         if cols is None or not cols.kind:
             before = row
             continue
@@ -3301,12 +3321,13 @@ def _caption_part(c: Chunk, prev: Chunk | None, parts: tuple[str, ...]) -> str |
     lines = [c.native_text.strip().split("\n", 1)[0]] if c.native_text.strip() else []
     if prev is not None and _block_above(c, prev) and prev.native_text.strip():
         lines.append(prev.native_text.strip().rsplit("\n", 1)[-1])
-    found = {
-        hit
-        for line in lines
-        if _TITLE_WORDS_RE.search(line)
-        and (hit := _part_named(_TITLE_WORDS_RE.split(line)[0], parts) or _wild_part(_TITLE_WORDS_RE.split(line)[0], parts))
-    }
+    found: set[str] = set()
+    for line in lines:
+        if _TITLE_WORDS_RE.search(line):
+            before = _TITLE_WORDS_RE.split(line)[0]  # the part is named before the title word
+            hit = _part_named(before, parts) or _wild_part(before, parts)
+            if hit:
+                found.add(hit)
     return found.pop() if len(found) == 1 else None
 
 
@@ -3407,7 +3428,8 @@ def _name_code(name: str, parts: tuple[str, ...]) -> str | None:
     the row's part. None for a name printing several ("Supply Voltage: LM158. LM258, LM358") or none."""
     if not NAME_CODES:
         return None
-    codes = {t.strip(" .") for t in re.split(r"[\s,;:()]+", name) if t.strip(" .") and _names_part(t.strip(" ."), parts)}
+    tokens = (t.strip(" .") for t in re.split(r"[\s,;:()]+", name))
+    codes = {t for t in tokens if t and _names_part(t, parts)}
     return codes.pop() if len(codes) == 1 else None
 
 
@@ -3842,6 +3864,40 @@ def _cell_value(
     )
 
 
+STACKED_HEADS = True  # specs-26; off for an ablation (benchmarks/spec_rerun.py --without stacked-heads)
+
+
+def _stacked_names(header_rows: list[TableRow], body: TableRow) -> dict[int, list[str]]:
+    """Each column's name in a part-number table whose header is printed on several lines: the texts of
+    the header cells over it, top line first - a cell merged over several columns names each of them
+    ("Maximum Allowable Voltage" over "ACrms(V) | DC(V)"), a Min / Typ / Max word adds nothing
+    ("Breakdown Voltage VBR (Volts) @ IT" over "MIN | MAX"). A header cell is over a column when it
+    covers more than half of the body row's cell (`body`, the first row under the header). Each
+    column's texts, top line first."""
+    if len(body.cell_boxes) != len(body.cells):
+        return {}
+    names: dict[int, list[str]] = {}
+    for row in header_rows:
+        if len(row.cell_boxes) != len(row.cells) or _title_row(row) or not any(t.strip() for t in row.cells):
+            continue
+        for i, cb in enumerate(body.cell_boxes):
+            width = max(cb.x1 - cb.x0, 1e-6)
+            for t, b in zip(row.cells, row.cell_boxes, strict=True):
+                if not t.strip() or min(b.x1, cb.x1) - max(b.x0, cb.x0) <= 0.5 * width:
+                    continue
+                if _role_of(t)[0] in ("min", "typ", "max", "part"):
+                    continue
+                got = names.setdefault(i, [])
+                if fold(t) not in got:
+                    got.append(fold(t))
+    return names
+
+
+def _unit_free(name: str) -> str:
+    """A column name without the unit it prints in parentheses or brackets ("Inductance [uH]")."""
+    return re.sub(r"\s+", " ", _NAME_UNIT_RE.sub(lambda m: " " if _name_unit(m.group(0)) else m.group(0), name)).strip()
+
+
 def _wide_row(
     doc_id: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
 ) -> list[SpecValue]:
@@ -3850,8 +3906,9 @@ def _wide_row(
     if not part:
         return []
     out: list[SpecValue] = []
+    grouped = {i for members in _wide_members(cols).values() for i, _ in members}
     for i, head in sorted(cols.names.items()):
-        if i == pcol or i >= len(row.cells) or cols.roles.get(i) is not None:
+        if i == pcol or i >= len(row.cells) or cols.roles.get(i) is not None or i in grouped:
             continue
         t = _cell(row, i)
         if not t:
@@ -3859,7 +3916,7 @@ def _wide_row(
         pv = parse_value(t, cols.unit_hints.get(i, ""), "value")
         if pv is None or pv.empty or not pv.unit:
             continue
-        pid, known = match_parameter(head, "", unit=pv.unit)
+        pid, known = match_parameter(_unit_free(head) if STACKED_HEADS else head, "", unit=pv.unit)
         if known and parameter_unit(pid) != pv.unit:
             continue
         if not known:
@@ -3867,6 +3924,86 @@ def _wide_row(
         out.append(
             _cell_value(
                 doc_id, c, row, i, pv, words, part=part, parameter=pid, printed=head, table="ordering"
+            )
+        )
+    if STACKED_HEADS:
+        out.extend(_wide_groups(doc_id, c, row, cols, words, part))
+    return out
+
+
+def _wide_members(cols: _Cols) -> dict[str, list[tuple[int, str]]]:
+    """A part-number table's column groups under one top header line holding Min / Typ / Max columns
+    ("Varistor Voltage (@0.1mA)" over "Min. | Vb(Vdc) | Max."): the top line's text -> (column, role),
+    one column without a role word among them the typical value."""
+    if not STACKED_HEADS:
+        return {}
+    out: dict[str, list[tuple[int, str]]] = {}
+    tops: dict[str, list[int]] = {}
+    for i, top in cols.tops.items():
+        if cols.roles.get(i) != "part":
+            tops.setdefault(top, []).append(i)
+    for top, idx in tops.items():
+        roles = {i: cols.roles.get(i) for i in idx}
+        if not any(r in ("min", "typ", "max") for r in roles.values()):
+            continue
+        plain = [i for i, r in roles.items() if r is None]
+        members = [(i, r) for i, r in sorted(roles.items()) if r in ("min", "typ", "max")]
+        if len(plain) == 1 and "typ" not in roles.values():
+            members = sorted([*members, (plain[0], "typ")])
+        out[top] = members
+    return out
+
+
+_NAME_UNIT_RE = re.compile(r"[(\[]\s*([^()\[\]]{1,10}?)\s*[)\]]")
+
+
+def _name_unit(name: str) -> str:
+    """The unit a column's name prints in parentheses or brackets, the last one that reads as a unit
+    ("Breakdown Voltage VBR (Volts) @ IT" -> V, "DC Resistance [mΩ]" -> mΩ); "" when none does."""
+    for hint in reversed(_NAME_UNIT_RE.findall(name)):
+        h = {"volts": "V", "volt": "V", "amps": "A", "amperes": "A", "watts": "W", "ohms": "Ω"}.get(hint.lower(), hint)
+        if parse_unit(h) is not None:
+            return h
+    return ""
+
+
+def _wide_groups(
+    doc_id: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None, part: str
+) -> list[SpecValue]:
+    """A part-number table's Min / Typ / Max columns under one name ("Breakdown Voltage VBR (Volts) @ IT"
+    over "MIN | MAX", "DC Resistance [mΩ]" over "Max. | Typ."): one value per group and row, its
+    numbers by role, its unit the name's. The name must be a vocabulary parameter of that unit."""
+    out: list[SpecValue] = []
+    for name, members in _wide_members(cols).items():
+        hint = next((u for i, _ in members if (u := _name_unit(cols.names.get(i, "")))), "")
+        got: dict[str, float] = {}
+        cells: list[SpecCell] = []
+        unit, printed_unit, footnotes = "", "", []
+        for i, role in members:
+            t = _cell(row, i) if i < len(row.cells) else ""
+            if not t:
+                continue
+            pv = parse_value(t, hint, role)
+            if pv is None or pv.empty or not pv.unit or (unit and pv.unit != unit):
+                continue
+            x = pv.typ if pv.typ is not None else (pv.max if pv.max is not None else pv.min)
+            if x is None or role in got:
+                continue
+            got[role] = x
+            unit, printed_unit = pv.unit, pv.unit_printed
+            footnotes += pv.footnotes
+            cells.append(SpecCell(role=role, text=row.cells[i], bbox_pdf=_cell_box(row, i, words)))
+        if not got:
+            continue
+        pid, known = match_parameter(_unit_free(name), "", unit=unit)
+        if not known or parameter_unit(pid) != unit:
+            continue
+        out.append(
+            SpecValue(
+                doc_id=doc_id, part=part, parameter=pid, parameter_printed=name, known=True,
+                min=got.get("min"), typ=got.get("typ"), max=got.get("max"), unit=unit, unit_printed=printed_unit,
+                value_text=" / ".join(c.text for c in cells), footnotes=footnotes, page=row.page,
+                row_bbox_pdf=row.bbox_pdf, cells=cells, chunk_id=c.chunk_id, table="ordering",
             )
         )
     return out
