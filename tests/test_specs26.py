@@ -6,7 +6,8 @@ ratings and which operating conditions. title-parts: a heading inside the grid o
 naming one part of the document ("VCXO Specifications (Si5351B only)", "x05B PERFORMANCE
 CHARACTERISTICS") gives the rows under it that part. name-codes: a row name printing one code of a document
 part the card lists under a longer or shorter number ("Operating Temperature: LM158" of LM158-N) is that
-part's."""
+part's. stacked-heads: a part-number table whose header is printed on several lines is read as one header,
+a Min / Typ / Max group under one name one value per part; and the IEC 61643 protection-device vocabulary."""
 
 from __future__ import annotations
 
