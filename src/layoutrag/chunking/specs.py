@@ -3954,6 +3954,7 @@ def _wide_members(cols: _Cols) -> dict[str, list[tuple[int, str]]]:
     return out
 
 
+_UNIT_WORDS = {"volts": "V", "volt": "V", "amps": "A", "amperes": "A", "watts": "W", "ohms": "Ω"}  # "(Volts)"
 _NAME_UNIT_RE = re.compile(r"[(\[]\s*([^()\[\]]{1,10}?)\s*[)\]]")
 
 
@@ -3961,7 +3962,7 @@ def _name_unit(name: str) -> str:
     """The unit a column's name prints in parentheses or brackets, the last one that reads as a unit
     ("Breakdown Voltage VBR (Volts) @ IT" -> V, "DC Resistance [mΩ]" -> mΩ); "" when none does."""
     for hint in reversed(_NAME_UNIT_RE.findall(name)):
-        h = {"volts": "V", "volt": "V", "amps": "A", "amperes": "A", "watts": "W", "ohms": "Ω"}.get(hint.lower(), hint)
+        h = _UNIT_WORDS.get(hint.lower(), hint)
         if parse_unit(h) is not None:
             return h
     return ""
