@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -62,7 +62,9 @@ a heading inside the grid or a table's caption naming one part of the document g
 a row name printing one code of a document part the card lists under a longer or shorter number giving the row that
 part ("Operating Temperature: LM158"; name-codes), a part-number table whose header is printed on two or three lines
 read as one header, each column named by the header cells over it and a Min / Typ / Max group under one name read as
-one value (stacked-heads; a part-number column qualified in parentheses, "Part Number (Uni)", is one too).
+one value (stacked-heads; a part-number column qualified in parentheses, "Part Number (Uni)", is one too), a value
+named only by a quantity's category ("Temperature") taking the parameter a word of its item makes with it
+("Junction range, TJ" -> junction temperature; category-names).
 """
 
 from __future__ import annotations
@@ -151,6 +153,7 @@ _FLAGS = {
     "title-parts": (stage, "TITLE_PARTS"),
     "name-codes": (stage, "NAME_CODES"),
     "stacked-heads": (stage, "STACKED_HEADS"),
+    "category-names": (stage, "CATEGORY_NAMES"),
     "printed-part": (stage, "PRINTED_PART"),
     "supply-in-mode": (specs_mod, "SUPPLY_IN_MODE"),
     "bilingual": (stage, "_BILINGUAL"),

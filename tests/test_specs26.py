@@ -7,7 +7,9 @@ naming one part of the document ("VCXO Specifications (Si5351B only)", "x05B PER
 CHARACTERISTICS") gives the rows under it that part. name-codes: a row name printing one code of a document
 part the card lists under a longer or shorter number ("Operating Temperature: LM158" of LM158-N) is that
 part's. stacked-heads: a part-number table whose header is printed on several lines is read as one header,
-a Min / Typ / Max group under one name one value per part; and the IEC 61643 protection-device vocabulary."""
+a Min / Typ / Max group under one name one value per part; and the IEC 61643 protection-device vocabulary.
+category-names: a value named only by a quantity's category ("Temperature") takes the parameter a word of
+its item makes with it ("Junction range, TJ" -> junction temperature)."""
 
 from __future__ import annotations
 
@@ -278,3 +280,28 @@ def test_protection_device_vocabulary() -> None:
     assert match_parameter("Reverse current", unit="A") == ("reverse_leakage_current", True)
     # a MOSFET's body-diode current is no leakage: "reverse current" names the quantity only when alone
     assert match_parameter("Continuous drain reverse current", unit="A")[1] is False
+
+
+# --------------------------------------------------------------------------- category names
+RATINGS_HEAD = ["", "", "MIN", "MAX", "UNIT"]
+RATINGS_COLS = [(30, 110), (110, 230), (230, 270), (270, 310), (310, 350)]
+
+
+def _category(rows: list[list[str]]) -> list[tuple[str, str]]:
+    chunk = grid_chunk([RATINGS_HEAD, *rows], RATINGS_COLS, title="Absolute Maximum Ratings")
+    return [(v.parameter, v.value_text) for v in extract_specs(CARD, [chunk])]
+
+
+def test_a_category_name_takes_the_parameter_its_item_makes_with_it() -> None:
+    got = _category([
+        ["Temperature", "Junction range, TJ", "-55", "150", "°C"],
+        ["Temperature", "PDIP Package (P): Soldering (10 seconds)", "", "260", "°C"],
+        ["Temperature", "Infrared (15 seconds)", "", "220", "°C"],  # no word of the item makes a parameter
+    ])
+    assert got == [("junction_temperature", "-55 / 150"), ("soldering_temperature", "260"), ("temperature", "220")]
+
+
+def test_category_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "CATEGORY_NAMES", False)
+    got = _category([["Temperature", "Junction range, TJ", "-55", "150", "°C"]])
+    assert got == [("temperature", "-55 / 150")]

@@ -440,6 +440,7 @@ def extract_specs(
                 v.parameter, v.known = "aging", True  # a frequency change per year is aging (IEC 60679-1)
         if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
             _conditions_apart(c, values, words)
+        _category_names(values)
         _rating_limits(values)
         _named_bounds(values)
         _power_inputs(values, card)
@@ -845,6 +846,28 @@ def _kind_above(v: SpecValue, heads: list[tuple[TableRow, bool]]) -> bool | None
         if h.page == v.page and h.bbox_pdf.center[1] <= rb.y0 + 1 and h.bbox_pdf.x0 <= rb.x0 + 3 < h.bbox_pdf.x1
     ]
     return max(above, key=lambda hc: hc[0].bbox_pdf.y1)[1] if above else None
+
+
+CATEGORY_NAMES = True  # specs-26; off for an ablation (benchmarks/spec_rerun.py --without category-names)
+_CATEGORY_RE = re.compile(r"temperatures?|voltages?|currents?|温度|电压|电流", re.IGNORECASE)
+
+
+def _category_names(values: list[SpecValue]) -> None:
+    """A value named only by a quantity's category ("Temperature" merged down over TI's "Junction range, TJ" /
+    "Storage range, Tstg" items, LM358's "Temperature | PDIP Package (P): Soldering (10 seconds)"), its item
+    or case in the conditions: the vocabulary parameter a word of the item makes with the category ("junction
+    temperature", "soldering temperature"), in the value's unit - the first such word; else left as printed."""
+    if not CATEGORY_NAMES:
+        return
+    for v in values:
+        name = fold(v.parameter_printed).strip()
+        if v.known or not _CATEGORY_RE.fullmatch(name):
+            continue
+        for w in re.findall(r"[A-Za-z]{4,}", v.conditions):
+            pid, known = match_parameter(f"{w} {name}", v.symbol, unit=v.unit)
+            if known and parameter_unit(pid) == v.unit:
+                v.parameter, v.known = pid, True
+                break
 
 
 RATING_LIMITS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without rating-limits)
