@@ -398,7 +398,7 @@ def extract_specs(
                 values.extend(read)
             if not values and FIGURE_LEADERS and LEADER_TEXT and _leader_lines(c.native_text):
                 # a ratings list the layout model took for (a part of) a figure: read as a text chunk's
-                listed = _leader_list(_line_rows(c, words), words, need_unit=True)
+                listed = _leader_text(c, words)
                 values = _read_rows(card.doc_id, part, c, listed, words, parts) if listed else []
                 kinds = _kind_heads(c, words)  # its own heading lines say ratings or conditions, line by line
                 for v in values:
@@ -1317,6 +1317,8 @@ _CAPTION_SIGNED_RE = re.compile(
 
 def _caption_cond_re() -> re.Pattern[str]:
     return _CAPTION_SIGNED_RE if CAPTION_SIGNS else _CAPTION_COND_RE
+
+
 _UNLESS_RE = re.compile(r"\(?\s*,?\s*unless\s+(?:otherwise\s+)?(?:noted|specified|stated|indicated|otherwise)[^,.;)]*[,.;]?\s*\)?",
                         re.IGNORECASE)
 
@@ -1635,8 +1637,8 @@ def _read_rows(
                         cols.names.update({i: " ".join(ts) for i, ts in stacked.items()})
                         cols.tops = {i: ts[0] for i, ts in stacked.items()}
                         for i, name in cols.names.items():
-                            if i not in cols.unit_hints and _name_unit(name):
-                                cols.unit_hints[i] = _name_unit(name)
+                            if i not in cols.unit_hints and (hint := _name_unit(name)):
+                                cols.unit_hints[i] = hint
         if cols is None or not cols.kind:
             before = row
             continue
@@ -2241,7 +2243,7 @@ def _leader_columns(c: Chunk, words: Callable[[int], list[Word]] | None) -> list
     a unit."""
     if words is None or not LEADER_COLUMNS or not _leader_lines(c.native_text):
         return None
-    return _leader_list(_line_rows(c, words), words, need_unit=True)
+    return _leader_text(c, words)
 
 
 _FALLBACKS.append(_leader_columns)
@@ -2504,6 +2506,12 @@ def _leader_lines(text: str) -> bool:
     return len(_LEADER_LINE_RE.findall(text)) >= 2
 
 
+def _leader_text(c: Chunk, words: Callable[[int], list[Word]]) -> list[TableRow] | None:
+    """A dot-leader list printed as a chunk's text lines (a text block's, or a figure region's), read as
+    Parameter | Value | Conditions rows, each value printing a unit."""
+    return _leader_list(_line_rows(c, words), words, need_unit=True)
+
+
 def _text_list_specs(
     doc_id: str, part: str, c: Chunk, words: Callable[[int], list[Word]] | None, parts: tuple[str, ...]
 ) -> list[SpecValue]:
@@ -2513,7 +2521,7 @@ def _text_list_specs(
     if words is None:
         return []
     if LEADER_TEXT and _leader_lines(c.native_text):
-        rows = _leader_list(_line_rows(c, words), words, need_unit=True)
+        rows = _leader_text(c, words)
     else:
         rows = _gap_list(c, words)
     if not rows and not _test_section(c):
@@ -3895,8 +3903,7 @@ def _stacked_names(header_rows: list[TableRow], body: TableRow) -> dict[int, lis
     the header cells over it, top line first - a cell merged over several columns names each of them
     ("Maximum Allowable Voltage" over "ACrms(V) | DC(V)"), a Min / Typ / Max word adds nothing
     ("Breakdown Voltage VBR (Volts) @ IT" over "MIN | MAX"). A header cell is over a column when it
-    covers more than half of the body row's cell (`body`, the first row under the header). Each
-    column's texts, top line first."""
+    covers more than half of the body row's cell (`body`, the first row under the header)."""
     if len(body.cell_boxes) != len(body.cells):
         return {}
     names: dict[int, list[str]] = {}
@@ -3929,7 +3936,8 @@ def _wide_row(
     if not part:
         return []
     out: list[SpecValue] = []
-    grouped = {i for members in _wide_members(cols).values() for i, _ in members}
+    groups = _wide_members(cols)
+    grouped = {i for members in groups.values() for i, _ in members}
     for i, head in sorted(cols.names.items()):
         if i == pcol or i >= len(row.cells) or cols.roles.get(i) is not None or i in grouped:
             continue
@@ -3950,7 +3958,7 @@ def _wide_row(
             )
         )
     if STACKED_HEADS:
-        out.extend(_wide_groups(doc_id, c, row, cols, words, part))
+        out.extend(_wide_groups(doc_id, c, row, cols, words, part, groups))
     return out
 
 
@@ -3992,13 +4000,20 @@ def _name_unit(name: str) -> str:
 
 
 def _wide_groups(
-    doc_id: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None, part: str
+    doc_id: str,
+    c: Chunk,
+    row: TableRow,
+    cols: _Cols,
+    words: Callable[[int], list[Word]] | None,
+    part: str,
+    groups: dict[str, list[tuple[int, str]]],
 ) -> list[SpecValue]:
-    """A part-number table's Min / Typ / Max columns under one name ("Breakdown Voltage VBR (Volts) @ IT"
-    over "MIN | MAX", "DC Resistance [mΩ]" over "Max. | Typ."): one value per group and row, its
-    numbers by role, its unit the name's. The name must be a vocabulary parameter of that unit."""
+    """A part-number table's Min / Typ / Max columns under one name (`groups`, `_wide_members`: "Breakdown
+    Voltage VBR (Volts) @ IT" over "MIN | MAX", "DC Resistance [mΩ]" over "Max. | Typ."): one value per
+    group and row, its numbers by role, its unit the name's. The name must be a vocabulary parameter of
+    that unit."""
     out: list[SpecValue] = []
-    for name, members in _wide_members(cols).items():
+    for name, members in groups.items():
         hint = next((u for i, _ in members if (u := _name_unit(cols.names.get(i, "")))), "")
         got: dict[str, float] = {}
         cells: list[SpecCell] = []
