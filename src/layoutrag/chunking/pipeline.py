@@ -49,7 +49,7 @@ __all__ = [
     "page_units_in_memory",
 ]
 
-CHUNK_STAGE_VERSION = "chunk-19"  # 19: a table cell no page word touches gets no text (find_tables read a watermark's letters there); 18: table rules drawn as thin filled paths with curved ends read as rules (find_tables skips them); 17: document-control labels (表单编号, 文件编号, Form No.) mark document numbers, not parts; 16: card product types from the distributor categories (data/product_types.tsv); 15: clipped_paragraph rule removed (it cost coverage held out); 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed; 13: table rows carry cell boxes; 14: card vendor from the document's own company + public registries
+CHUNK_STAGE_VERSION = "chunk-20"  # 20: a table is read in its ruled extent too, that reading kept when it has no fewer rows and more words (a last row whose closing rule lies outside the detector box, cut-off unit columns); 19: a table cell no page word touches gets no text (find_tables read a watermark's letters there); 18: table rules drawn as thin filled paths with curved ends read as rules (find_tables skips them); 17: document-control labels (表单编号, 文件编号, Form No.) mark document numbers, not parts; 16: card product types from the distributor categories (data/product_types.tsv); 15: clipped_paragraph rule removed (it cost coverage held out); 11: source_pdf is the served name; 12: unit margins, ruled table widths, rules removed; 13: table rows carry cell boxes; 14: card vendor from the document's own company + public registries
 
 log = logging.getLogger(__name__)
 
@@ -92,19 +92,25 @@ def group_document(
     fitted: dict[str, BBox] = {}
     for page, as_detected in zip(doc.pages, detected.pages, strict=True):
         pdf_page = PdfPage.load(pdf, page.page)
-        groups_by_page[page.page] = page_groups(page, settings, pdf_page)
-        fitted.update(fitted_boxes(as_detected, pdf_page))
+        fit = fitted_boxes(as_detected, pdf_page)
+        groups_by_page[page.page] = page_groups(page, settings, pdf_page, fit)
+        fitted.update(fit)
     return join_continued_tables(groups_by_page, {p.page: p for p in doc.pages}), fitted
 
 
-def page_groups(page: Page, settings: Settings, pdf_page: PdfPage | None) -> list[Group]:
-    """The page's groups (group.py) with the rows of their tables."""
+def page_groups(
+    page: Page, settings: Settings, pdf_page: PdfPage | None, fitted: dict[str, BBox] | None = None
+) -> list[Group]:
+    """The page's groups (group.py) with the rows of their tables, each table read inside its
+    fitted box (`fitted_boxes`: grown to the rulings drawn across its edge) - a detector box a few
+    points short of the closing rule under the last row would leave that row unclosed."""
     groups = group_page(page, settings)
     for g in groups:
         if g.block_type != "table":
             continue
         for t in (m for m in g.members if m.label == "table"):
-            rows, header = table_rows(t, page.words, pdf_page)
+            box = (fitted or {}).get(t.element_id) if enabled("ruled_rows_read") else None
+            rows, header = table_rows(t, page.words, pdf_page, box)
             g.rows.extend(rows)
             if header and not g.header:
                 g.header = header

@@ -74,7 +74,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-26"
+SPEC_STAGE_VERSION = "specs-27"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -1573,7 +1573,16 @@ def _gap_section(above: TableRow | None, row: TableRow, words: Callable[[int], l
     ys = [w.bbox_pdf.center[1] for w in ws]
     if max(ys) - min(ys) > 3:
         return None  # several lines: a note, a drawing's labels - no heading
-    text = " ".join(w.text for w in sorted(ws, key=lambda w: w.bbox_pdf.x0)).strip()
+    return _section_text(" ".join(w.text for w in sorted(ws, key=lambda w: w.bbox_pdf.x0)))
+
+
+TITLE_SECTIONS = True  # specs-27; off for an ablation (benchmarks/spec_rerun.py --without title-sections)
+
+
+def _section_text(text: str) -> str | None:
+    """`text` as a section heading of a long table (one line, a capital first, set in capitals or
+    ending in a colon, no caption, note, column header or parameter name), or None."""
+    text = text.strip()
     if not (3 <= len(text) <= 80) or not re.match(r"[A-Z\u4e00-\u9fff]", text) or _NOT_SECTION_RE.match(text):
         return None
     if not re.search(r"[A-Za-z]{3}|[\u4e00-\u9fff]{2}", text) or re.search(r"\.{3}|…", text):
@@ -1649,7 +1658,11 @@ def _read_rows(
             if gap is not None:
                 section = gap
             elif title:
-                section = ""  # a heading inside the grid starts another part of the table
+                # a heading inside the grid starts another part of the table; one set as a section
+                # heading ("LINEIN -> ADC -> I2S OUT" read by the grid as a row of its own) is that part's
+                # condition as it is when the grid leaves it out (`_gap_section`)
+                heading = " ".join(x for x in row.cells if x.strip())
+                section = (_section_text(heading) or "") if TITLE_SECTIONS and "\n" not in heading else ""
         if title and TITLE_PARTS and parts:
             # a heading inside the grid naming one of the document's parts ("VCXO Specifications (Si5351B
             # only)", "x05B Performance Characteristics"): the rows under it, up to the next heading, are that part's

@@ -43,21 +43,42 @@ _CAPTION_NUM_RE = re.compile(r"^\s*(?:table|tab\.|表)\s*([\dA-Z][\w.\-]*)", re.
 
 # --------------------------------------------------------------------------- rows of one table
 def table_rows(
-    table: Element, words: list[Word], pdf_page: PdfPage | None
+    table: Element, words: list[Word], pdf_page: PdfPage | None, box: BBox | None = None
 ) -> tuple[list[TableRow], list[str]]:
-    """Rows (top to bottom) and header cells of one detected table."""
+    """Rows (top to bottom) and header cells of one detected table.
+
+    `box`: the table's ruled extent (``ruled_boxes``) when it differs from the detector's box. A
+    detector box a few points short of the rule closing the last row leaves that row unclosed
+    (find_tables drops it), and one short of the outer columns cuts them off; the table is read in
+    both boxes and the ruled reading kept when it has no fewer rows and reads more of the page's
+    words (a ruled header over an unruled body reads as fewer rows: the detector's box is kept)."""
+    rows, header = _table_rows_in(table, table.bbox_pdf, words, pdf_page)
+    if box is not None and tuple(box) != tuple(table.bbox_pdf) and pdf_page is not None:
+        wide, wide_header = _table_rows_in(table, box, words, pdf_page)
+        if len(wide) >= len(rows) and _n_words(wide) > _n_words(rows):
+            return wide, wide_header
+    return rows, header
+
+
+def _n_words(rows: list[TableRow]) -> int:
+    return sum(len(c.split()) for r in rows for c in r.cells)
+
+
+def _table_rows_in(
+    table: Element, box: BBox, words: list[Word], pdf_page: PdfPage | None
+) -> tuple[list[TableRow], list[str]]:
     rows: list[TableRow] = []
     header: list[str] = []
     if pdf_page is not None:
         try:
             rows, header = rows_from_pymupdf(
-                pdf_page.page, table.bbox_pdf, table.page, words, curved_rules(pdf_page.drawings())
+                pdf_page.page, box, table.page, words, curved_rules(pdf_page.drawings())
             )
         except Exception:  # a broken content stream must not stop the document
             rows, header = [], []
     if len(rows) < 2:
-        hlines = _horizontal_rules(pdf_page, table.bbox_pdf) if pdf_page is not None else []
-        rows, header = rows_from_words(words, table.bbox_pdf, table.page, hlines)
+        hlines = _horizontal_rules(pdf_page, box) if pdf_page is not None else []
+        rows, header = rows_from_words(words, box, table.page, hlines)
     return rows, header
 
 
