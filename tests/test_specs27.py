@@ -150,3 +150,63 @@ def test_title_sections_off_gives_the_rows_no_section(monkeypatch: pytest.Monkey
     got = _read()
     assert ("SNR (-60 dB input)", 85.0, "") in got
     assert ("SNR (-60 dB input)", 95.0, "") in got
+
+
+# hanging-labels (specs-28): ON Semiconductor's fixed-output rows - a version label ("1.8 V") printed
+# before the first condition line of its block, the second line set at the hanging indent
+NCP = [
+    (62, 108, "Characteristic"), (300, 108, "Symbol"), (350, 108, "Min"), (400, 108, "Typ"), (450, 108, "Max"),
+    (500, 108, "Unit"),
+    (62, 124, "Output Voltage, Fixed Output Devices"), (300, 124, "Vout"), (500, 124, "V"),
+    (66, 136, "1.5 V"), (96, 136, "(Vin = 3.5 V, Iout = 10 mA)"), (350, 136, "1.485"), (400, 136, "1.500"),
+    (450, 136, "1.515"),
+    (96, 146, "(Vin = 2.9 V to 11.5 V) (Note 4)"), (350, 146, "1.470"), (450, 146, "1.530"),
+    (66, 160, "1.8 V"), (96, 160, "(Vin = 3.8 V, Iout = 10 mA)"), (350, 160, "1.782"), (400, 160, "1.800"),
+    (450, 160, "1.818"),
+    (96, 170, "(Vin = 3.2 V to 11.8 V) (Note 4)"), (350, 170, "1.755"), (450, 170, "1.845"),
+    (96, 180, "(Vin = 3.3 V to 12 V, TA = 85 °C)"), (350, 180, "1.750"), (450, 180, "1.850"),
+]
+NCP_COLS = [(60, 298), (298, 348), (348, 398), (398, 448), (448, 498), (498, 540)]
+
+
+def _ncp_read() -> dict[tuple[float | None, float | None], str]:
+    from chunk_factory import printed_words
+
+    words = printed_words(NCP)
+    rows = [
+        grid_row(["Characteristic", "Symbol", "Min", "Typ", "Max", "Unit"], 100, NCP_COLS, header=True),
+        grid_row(["Output Voltage, Fixed Output Devices", "Vout", "1.485 1.470 1.782 1.755 1.750", "1.500 1.800",
+                  "1.515 1.530 1.818 1.845 1.850", "V"], 112, NCP_COLS, h=72),
+    ]
+    values = extract_specs(CARD, [table_chunk(rows)], lambda p: words)
+    return {(v.min, v.max): v.conditions for v in values}
+
+
+def test_a_condition_line_at_the_hanging_indent_takes_the_label_of_its_block() -> None:
+    got = _ncp_read()
+    assert got[(1.485, 1.515)].startswith("1.5 V (Vin = 3.5 V")
+    assert got[(1.47, 1.53)].startswith("1.5 V (Vin = 2.9 V")
+    assert got[(1.755, 1.845)].startswith("1.8 V (Vin = 3.2 V")
+    assert got[(1.75, 1.85)].startswith("1.8 V (Vin = 3.3 V")  # the third line of the block keeps it
+
+
+def test_one_phrase_set_on_two_lines_gives_no_label() -> None:
+    """"vs Temperature" under "Input Offset Voltage", at the indent of "Offset": a word space apart, no label."""
+    from chunk_factory import printed_words
+
+    words = printed_words([(62, 100, "Input Offset Voltage"), (62, 120, "1.8 V"), (92, 120, "(Vin = 5 V)")])
+    offset = next(w for w in words if w.text == "Offset").bbox_pdf.x0
+    vin = next(w for w in words if w.text == "(Vin").bbox_pdf.x0
+    below = printed_words([(offset, 110, "vs Temperature"), (vin, 130, "(Vin = 12 V)")])
+    above_name = [w for w in words if w.bbox_pdf.y1 < 105]
+    above_label = [w for w in words if w.bbox_pdf.y0 > 110]
+    assert stage._hanging_label(above_name, [w for w in below if w.bbox_pdf.y1 < 115], []) == []
+    label = stage._hanging_label(above_label, [w for w in below if w.bbox_pdf.y0 > 120], [])
+    assert [w.text for w in label] == ["1.8", "V"]
+
+
+def test_hanging_labels_off_leaves_the_second_line_unlabelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "HANGING_LABELS", False)
+    got = _ncp_read()
+    assert got[(1.755, 1.845)].startswith("(Vin = 3.2 V")
+    assert got[(1.485, 1.515)].startswith("1.5 V (Vin = 3.5 V")

@@ -74,7 +74,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-27"
+SPEC_STAGE_VERSION = "specs-28"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -2925,6 +2925,8 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
         shared -= names | {ucol}
     elif not head:
         shared -= _own_per_line(names, band_texts, scol)
+    carried: list[Word] = []  # the label of the line above, printed left of a hanging indent
+    above_own: list[Word] = []
     for k, band in enumerate(bands):
         cells = ["" for _ in row.cells]
         boxes = []
@@ -2934,7 +2936,10 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
                 boxes.append(b)
                 own = [w for w in band if column(w) == i and w not in head]
                 if own and (ccol is not None or LINE_CONDITIONS):
-                    extra.append((k, " ".join(w.text for w in own)))
+                    if HANGING_LABELS:
+                        carried = _hanging_label(above_own, own, carried)
+                        above_own = own
+                    extra.append((k, " ".join(w.text for w in [*carried, *_in_reading(own)])))
                 continue
             if i in shared:  # the parameter's name and symbol (and a unit printed once) hold for every line
                 cells[i] = row.cells[i]
@@ -2980,6 +2985,34 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
             )
         )
     return subs
+
+
+HANGING_LABELS = True  # specs-27; off for an ablation (benchmarks/spec_rerun.py --without hanging-labels)
+
+
+def _hanging_label(above: list[Word], own: list[Word], carried: list[Word]) -> list[Word]:
+    """The label a condition line inherits from the line above it: ON Semiconductor's "1.8 V (Vin =
+    3.8 V, ...)" over "(Vin = 3.2 V to 11.8 V, ...)", the second line set at the hanging indent of
+    the first's text after its label. The words of the line above left of that indent (or the label
+    that line inherited itself), when the line begins at least 10 pt right of the line above and a
+    word of that line begins where it does (within 2 pt), the label set apart from it by more than a
+    word space (0.45 of the line's height: "Input" of "Input Offset Voltage" over an indented "vs
+    Temperature" is no label); a line at the same indent as the one above keeps that one's label."""
+    if not above or not own:
+        return []
+    x = min(w.bbox_pdf.x0 for w in own)
+    first = min(w.bbox_pdf.x0 for w in above)
+    if abs(x - first) <= 2:
+        return carried  # the next line of the same label
+    if x - first < 10 or not any(abs(w.bbox_pdf.x0 - x) <= 2 for w in above):
+        return []
+    label = [w for w in _in_reading(above) if w.bbox_pdf.x1 <= x - 1]
+    if not label or any(re.search(r"[=<>≤≥]", w.text) for w in label):
+        return []  # the line above had no label, or printed a condition there
+    last = label[-1].bbox_pdf
+    if x - last.x1 < 0.45 * (last.y1 - last.y0):
+        return []  # one phrase set on two lines, no label
+    return label
 
 
 SHARED_VALUES = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without shared-values)
