@@ -101,9 +101,10 @@ def group_document(
 def page_groups(
     page: Page, settings: Settings, pdf_page: PdfPage | None, fitted: dict[str, BBox] | None = None
 ) -> list[Group]:
-    """The page's groups (group.py) with the rows of their tables, each table read inside its
-    fitted box (`fitted_boxes`: grown to the rulings drawn across its edge) - a detector box a few
-    points short of the closing rule under the last row would leave that row unclosed."""
+    """The page's groups (group.py) with the rows of their tables, each table read in the
+    detector's box and in its fitted box (`fitted_boxes`: grown to the rulings drawn across its
+    edge; `tables.table_rows` keeps the better reading) - a detector box a few points short of the
+    closing rule under the last row would leave that row unclosed."""
     groups = group_page(page, settings)
     for g in groups:
         if g.block_type != "table":

@@ -29,7 +29,7 @@ RULES: dict[str, str] = {
     "ruled_rows": "a table is as wide as the row rules drawn through it (tables._row_rules_extent)",
     "margin": "a unit's boxes reach into the blank space around it (tiling.grow_into_margin)",
     "margin_halfway": "the margin stops halfway to the neighbouring content, not at it",
-    "ruled_rows_read": "a table's rows are read inside its ruled extent, not the detector's box (pipeline.page_groups)",
+    "ruled_rows_read": "a table is read in its ruled extent too, kept with no fewer rows and more words (tables.table_rows)",
     "ruled_extent": "table/picture boxes grow to the rulings drawn across their edge (tables.ruled_boxes)",
 }
 

@@ -2987,7 +2987,7 @@ def _split_lines(row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] 
     return subs
 
 
-HANGING_LABELS = True  # specs-27; off for an ablation (benchmarks/spec_rerun.py --without hanging-labels)
+HANGING_LABELS = True  # specs-28; off for an ablation (benchmarks/spec_rerun.py --without hanging-labels)
 
 
 def _hanging_label(above: list[Word], own: list[Word], carried: list[Word]) -> list[Word]:
