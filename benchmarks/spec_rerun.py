@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -99,6 +99,7 @@ def rerun(data: DataDir, doc_id: str) -> tuple[DocChunks, list[SpecValue], list[
 _FLAGS = {
     "title-sections": (stage, "TITLE_SECTIONS"),
     "hanging-labels": (stage, "HANGING_LABELS"),
+    "percent-of-rail": (stage, "PERCENT_OF_RAIL"),
     "block-supplies": (stage, "BLOCK_SUPPLIES"),
     "pin-inputs": (specs_mod, "PIN_INPUTS"),
     "pair-rows": (stage, "PAIR_ROWS"),

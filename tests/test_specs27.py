@@ -1,4 +1,4 @@
-"""chunk-20 / specs-27, on pages and chunks made here.
+"""chunk-20 / specs-27 / specs-28 / specs-29, on pages and chunks made here (hanging-labels and percent-of-rail below).
 
 ruled-rows-read (chunk stage): a table is read in its ruled extent (the box grown to the rulings
 drawn across its edge) as well as in the detector's box, the ruled reading kept when it has no fewer
@@ -210,3 +210,27 @@ def test_hanging_labels_off_leaves_the_second_line_unlabelled(monkeypatch: pytes
     got = _ncp_read()
     assert got[(1.755, 1.845)].startswith("(Vin = 3.2 V")
     assert got[(1.485, 1.515)].startswith("1.5 V (Vin = 3.5 V")
+
+
+# percent-of-rail (specs-29): "70%" under a Unit cell "Vdd" is 70 % of the supply, not a bare percent
+def _rail_read() -> list[tuple[str, float | None, float | None, str, str]]:
+    rows = [
+        grid_row(["Parameter", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["Input High Voltage", "70%", "", "", "Vdd"], 112, COLS),
+        grid_row(["Input Low Voltage", "", "", "30%", "VDD"], 124, COLS),
+        grid_row(["Duty cycle", "45", "", "55", "%"], 136, COLS),
+    ]
+    values = extract_specs(CARD, [table_chunk(rows)], None)
+    return [(v.parameter_printed, v.min, v.max, v.unit, v.unit_printed) for v in values]
+
+
+def test_a_percent_under_a_supply_rail_unit_cell_says_whose_percent() -> None:
+    got = _rail_read()
+    assert ("Input High Voltage", 70.0, None, "%", "% of Vdd") in got
+    assert ("Input Low Voltage", None, 30.0, "%", "% of VDD") in got
+    assert ("Duty cycle", 45.0, 55.0, "%", "%") in got  # a plain percent stays one
+
+
+def test_percent_of_rail_off_leaves_the_bare_percent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "PERCENT_OF_RAIL", False)
+    assert ("Input High Voltage", 70.0, None, "%", "%") in _rail_read()

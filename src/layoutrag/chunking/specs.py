@@ -74,7 +74,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-28"
+SPEC_STAGE_VERSION = "specs-29"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -2814,6 +2814,11 @@ def _read_long(
     """One body row of a long table into `out`; a row that only completes the value above (no name,
     symbol or unit of its own) is merged into it (`_completes`). Returns the row context to carry."""
     vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
+    if PERCENT_OF_RAIL and (ucol := cols.col("unit")) is not None:
+        rail = _RAIL_UNIT_RE.fullmatch(_cell(row, ucol).strip())
+        for _, v in vs:
+            if rail and v.unit == "%":
+                v.unit_printed = f"% of {rail.group(1)}"  # "70%" under a Unit cell "Vdd": a fraction of the supply
     cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
     for label, v in vs:
         above = last.get((v.part, label))
@@ -2824,6 +2829,8 @@ def _read_long(
     return prev
 
 
+PERCENT_OF_RAIL = True  # specs-29; off for an ablation (benchmarks/spec_rerun.py --without percent-of-rail)
+_RAIL_UNIT_RE = re.compile(r"%?\s*(?:of\s+)?(V\s?(?:DD|CC)[A-Z0-9_]*|VIN|VS)", re.IGNORECASE)
 LINE_CONDITIONS = True  # specs-18; off for an ablation (benchmarks/spec_rerun.py --without line-conditions)
 
 
