@@ -1583,7 +1583,7 @@ def _section_text(text: str) -> str | None:
     """`text` as a section heading of a long table (one line, a capital first, set in capitals or
     ending in a colon, no caption, note, column header or parameter name), or None."""
     text = text.strip()
-    if not (3 <= len(text) <= 80) or not re.match(r"[A-Z\u4e00-\u9fff]", text) or _NOT_SECTION_RE.match(text):
+    if "\n" in text or not (3 <= len(text) <= 80) or not re.match(r"[A-Z\u4e00-\u9fff]", text) or _NOT_SECTION_RE.match(text):
         return None
     if not re.search(r"[A-Za-z]{3}|[\u4e00-\u9fff]{2}", text) or re.search(r"\.{3}|…", text):
         return None  # no name, or a rating line with its dot leader that the grid lost
@@ -1652,6 +1652,7 @@ def _read_rows(
             before = row
             continue
         title = cols.kind == "long" and _title_row(row)
+        heading = " ".join(x for x in row.cells if x.strip()).strip() if title else ""  # its one filled cell
         if cols.kind == "long":
             gap = _gap_section(above, row, words)
             above = row
@@ -1661,15 +1662,13 @@ def _read_rows(
                 # a heading inside the grid starts another part of the table; one set as a section
                 # heading ("LINEIN -> ADC -> I2S OUT" read by the grid as a row of its own) is that part's
                 # condition as it is when the grid leaves it out (`_gap_section`)
-                heading = " ".join(x for x in row.cells if x.strip())
-                section = (_section_text(heading) or "") if TITLE_SECTIONS and "\n" not in heading else ""
+                section = (_section_text(heading) or "") if TITLE_SECTIONS else ""
         if title and TITLE_PARTS and parts:
             # a heading inside the grid naming one of the document's parts ("VCXO Specifications (Si5351B
             # only)", "x05B Performance Characteristics"): the rows under it, up to the next heading, are that part's
-            table_part = _part_named(" ".join(row.cells), parts) or _wild_part(" ".join(row.cells), parts) or part
+            table_part = _part_named(heading, parts) or _wild_part(heading, parts) or part
             line_part = table_part
         if title and QUANTITY_NAMES:
-            heading = " ".join(x for x in row.cells if x.strip()).strip()
             if re.fullmatch(r"[^\d=:]{3,40}", heading) and re.search(r"[^\W\d_]{3}", heading):
                 prev = (heading, "", "")  # "Phase Noise" merged over the table: it names the case rows below
                 continue
@@ -2815,10 +2814,10 @@ def _read_long(
     symbol or unit of its own) is merged into it (`_completes`). Returns the row context to carry."""
     vs, prev = _long_row(doc_id, part, c, row, cols, prev, words)
     if PERCENT_OF_RAIL and (ucol := cols.col("unit")) is not None:
-        rail = _RAIL_UNIT_RE.fullmatch(_cell(row, ucol).strip())
-        for _, v in vs:
-            if rail and v.unit == "%":
-                v.unit_printed = f"% of {rail.group(1)}"  # "70%" under a Unit cell "Vdd": a fraction of the supply
+        if rail := _RAIL_UNIT_RE.fullmatch(_cell(row, ucol).strip()):
+            for _, v in vs:
+                if v.unit == "%":
+                    v.unit_printed = f"% of {rail.group(1)}"  # "70%" under a Unit cell "Vdd": a fraction of the supply
     cont = not any(_cell(row, cols.col(r)) for r in ("parameter", "symbol", "unit"))
     for label, v in vs:
         above = last.get((v.part, label))
