@@ -502,7 +502,7 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
     # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
     if sym and (not name or len(sym) >= 3):
-        hit = _symbols().get(sym) or (None if _RAIL_NOT_RE.search(name) else _rail(sym))
+        hit = _symbols().get(sym) or (None if _RAIL_NOT_RE.search(name) else _rail(sym)) or _subscripted(sym)
         if hit and hit[0] == "supply_voltage" and _pin_input(name):
             hit = None
         if hit and _unit_ok(hit[1], unit, strict=True):
@@ -537,6 +537,22 @@ def _rail(symbol: str) -> tuple[str, str] | None:
     if _RAIL_I_RE.fullmatch(s):
         return "supply_current", "A"
     return None
+
+
+# specs-30: a symbol the vocabulary does not hold that is one it holds with a subscript qualifier - JEDEC JESD99 /
+# IEC 60748-1 write a letter symbol's subscripts as an index (I_CC1, V_IL2), an index and a letter (I_CC1T), a
+# footnote reference (I_DD(1)) or one letter for the side or channel (R_DS(on),P, R_DSON_H: high / low side, P / N
+# channel) - is that symbol's quantity. A subscript naming a pin or bus (V_IN_VC, V_IH_I2C) names another node
+# and is not read so; the stem must have three characters or more (two-letter symbols collide).
+SYMBOL_SUBSCRIPTS = True  # off for an ablation (benchmarks/spec_rerun.py --without symbol-subscripts)
+_SUBSCRIPT_RE = re.compile(r"(.{3,}?)(?:\(\d{1,2}\)|\d{1,2}[A-Z]?|[,_][A-Za-z])")
+
+
+def _subscripted(symbol: str) -> tuple[str, str] | None:
+    """(id, unit) of the vocabulary symbol `symbol` is with a subscript qualifier ("IDD(1)", "ICC1T",
+    "RDS(ON),P"), else None."""
+    m = _SUBSCRIPT_RE.fullmatch(symbol) if SYMBOL_SUBSCRIPTS else None
+    return _symbols().get(m.group(1)) if m else None
 
 
 QUALIFIER_NAMES = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without qualifier-names)
