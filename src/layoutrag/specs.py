@@ -480,7 +480,8 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
             ):
                 return _qualified(_refined(pid, n, symbol, unit), raw), True
         # a header naming two things ("Load / Output"): a piece that is a whole name and fits the unit
-        for piece in (p.strip() for p in name.split("/") if "/" in name):
+        # ("input/output capacitance" is one thing, an I/O pin's)
+        for piece in (p.strip() for p in re.sub(r"\binput/output\b", "i/o", name).split("/") if "/" in name):
             for n, pid, punit, _ in _names():
                 if piece == n and _unit_ok(punit, unit, strict=True):
                     return pid, True

@@ -74,7 +74,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-30"
+SPEC_STAGE_VERSION = "specs-31"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -1763,7 +1763,7 @@ class _Wrap:
             v.parameter_printed = f"{v.parameter_printed} {line}"
             pid, known = match_parameter(v.parameter_printed, v.symbol, unit=v.unit)
             if not known or parameter_unit(pid) in (v.unit, None):
-                v.parameter, v.known = (pid, known) if known else (fold(v.parameter_printed).lower(), False)
+                v.parameter, v.known = (pid, known) if known else (printed_id(v.parameter_printed), False)
             if cond and cond not in v.conditions:
                 v.conditions = f"{v.conditions} {cond}" if v.conditions.endswith(",") else _joined(v.conditions, cond)
 
@@ -3800,7 +3800,7 @@ def _long_row(
             if known and parameter_unit(pid) not in (v.unit, None):
                 if parameter_unit(pid) and v.unit in _QUANTITY_UNITS:  # another quantity (not "Output", not dB)
                     v.doubt = v.doubt or "unit"  # "Supply current ... V": the row or the column is misread
-                pid, known = fold(name).lower(), False
+                pid, known = printed_id(name), False  # the id an unknown name is kept under
             v.parameter, v.known = pid, known
             v.value_text = " / ".join(texts)
             out.append((g.label, v))

@@ -1,0 +1,75 @@
+"""specs-31: the terms of the other common device classes (IEC 60748-3, IEC 60747-2/-8, JEDEC JESD24 / JESD99) as
+canonical parameters - op-amp input offset current, CMRR, PSRR, large-signal voltage gain; diode and FET forward
+voltage, reverse recovery time, input / output capacitance, total gate charge; input and output leakage current;
+thermal shutdown temperature and soft-start time - and the names they must not take (a regulator's external
+capacitors, an MCU's I/O pin current, an I/O pin's capacitance, a hysteresis). A known name printed with another
+quantity's unit is kept under the id any unknown name gets (`printed_id`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunk_factory import grid_row, table_chunk
+from layoutrag.chunking.specs import extract_specs
+from layoutrag.records import DocumentCard
+from layoutrag.specs import match_parameter, parse_constraint, parse_value
+
+CARD = DocumentCard(doc_id="d", file_name="opamp.pdf", series=["XY358"], part_numbers=["XY358"])
+COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
+
+
+@pytest.mark.parametrize(
+    ("name", "symbol", "unit", "pid"),
+    [
+        ("Input Offset Current", "IOS", "A", "input_offset_current"),
+        ("Common-Mode Rejection Ratio", "", "dB", "cmrr"),
+        ("Supply Voltage Rejection Ratio", "kSVR", "dB", "psrr"),  # not the supply voltage
+        ("Power supply rejection ratio (ripple rejection)", "", "dB", "psrr"),
+        ("Large Signal Voltage Gain", "AVOL", "V/V", "open_loop_gain"),
+        ("Maximum Instantaneous Forward Voltage", "vF", "V", "forward_voltage"),
+        ("Body Diode Reverse Recovery Time", "trr", "s", "reverse_recovery_time"),
+        ("Input capacitance (all input-only pins)", "CI", "F", "input_capacitance"),
+        ("Output Capacitance", "Coss", "F", "output_capacitance"),
+        ("Total Gate Charge", "Qg(10V)", "C", "total_gate_charge"),
+        ("输入漏电流", "ILI", "A", "input_leakage_current"),
+        ("Output leakage current", "ILO", "A", "output_leakage_current"),
+        ("Thermal shutdown temperature", "TSD", "°C", "thermal_shutdown_temperature"),
+        ("Soft-start time", "tSS", "s", "soft_start_time"),
+    ],
+)
+def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str, pid: str) -> None:
+    assert match_parameter(name, symbol, unit=unit) == (pid, True)
+
+
+@pytest.mark.parametrize(
+    ("name", "symbol", "unit", "not_pid"),
+    [
+        ("CIN Input capacitor", "", "F", "input_capacitance"),  # a regulator's external capacitor
+        ("COUT Output capacitance", "", "F", "output_capacitance"),
+        ("Output Capacitance Load", "CLOAD", "F", "output_capacitance"),  # the load on the output
+        ("Input/output capacitance (DQ, DM)", "CIO", "F", "output_capacitance"),  # an I/O pin's
+        ("Sink current on any I/O pins", "IIO", "A", "input_offset_current"),  # I_IO is an MCU's pin current too
+        ("Thermal shutdown hysteresis", "", "°C", "thermal_shutdown_temperature"),
+    ],
+)
+def test_names_that_only_look_like_device_terms_are_not_read_so(name: str, symbol: str, unit: str, not_pid: str) -> None:
+    assert match_parameter(name, symbol, unit=unit)[0] != not_pid
+
+
+def test_a_gain_printed_in_v_per_mv_is_stored_as_a_ratio_and_filters() -> None:
+    pv = parse_value("50", "V/mV")
+    assert pv is not None
+    assert (pv.typ, pv.unit, pv.unit_printed) == (pytest.approx(50_000), "V/V", "V/mV")
+    c = parse_constraint("CMRR >= 80 dB")
+    assert (c.parameter, c.op, c.value, c.unit) == ("cmrr", ">=", 80.0, "dB")
+
+
+def test_a_known_name_in_another_quantitys_unit_keeps_the_printed_id() -> None:
+    rows = [
+        grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["Open-Loop Gain", "AOL", "", "110", "", "dB"], 112, COLS),  # the vocabulary's gain is a ratio (V/V)
+        grid_row(["Input Offset Current", "IOS", "", "0.5", "5", "nA"], 124, COLS),
+    ]
+    got = {v.parameter_printed: (v.parameter, v.known) for v in extract_specs(CARD, [table_chunk(rows)], None)}
+    assert got["Open-Loop Gain"] == ("open loop gain", False)  # as any unknown name: hyphen read as a space
+    assert got["Input Offset Current"] == ("input_offset_current", True)
