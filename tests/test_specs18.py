@@ -199,14 +199,14 @@ def _caption_specs(title: str) -> list[SpecValue]:
 
 def test_a_captions_conditions_follow_each_rows_own() -> None:
     got = {(v.parameter, v.conditions) for v in _caption_specs("Electrical Characteristics (TA = 25°C)")}
-    assert got == {("supply_current", "VCC = 5 V; TA = 25°C"), ("input leakage current", "TA = 25°C"),
+    assert got == {("supply_current", "VCC = 5 V; TA = 25°C"), ("input_leakage_current", "TA = 25°C"),
                    ("leakage current", "at TA = 85 °C")}  # a row setting TA itself keeps its own
 
 
 def test_table_conditions_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "TABLE_CONDITIONS", False)
     got = {(v.parameter, v.conditions) for v in _caption_specs("Electrical Characteristics (TA = 25°C)")}
-    assert got == {("supply_current", "VCC = 5 V"), ("input leakage current", ""), ("leakage current", "at TA = 85 °C")}
+    assert got == {("supply_current", "VCC = 5 V"), ("input_leakage_current", ""), ("leakage current", "at TA = 85 °C")}
 
 
 # --------------------------------------------------------------------------- code rows
