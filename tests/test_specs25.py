@@ -146,7 +146,7 @@ def _continued(title: str = "Electrical characteristics", cols: list[tuple[float
 def test_a_table_continued_without_its_header_is_read_under_the_header_before_it() -> None:
     got = _continued()
     assert got["825 / 1600"] == "supply_current"
-    assert got["-1 / 0 / 1"] == "input leakage current"
+    assert got["-1 / 0 / 1"] == "input_leakage_current"
     assert got["275 / 550"] == "supply_current"
 
 

@@ -1,4 +1,4 @@
-"""specs-31: the terms of the other common device classes (IEC 60748-3, IEC 60747-2/-8, JEDEC JESD24 / JESD99) as
+"""specs-31 / specs-32: the terms of the other common device classes (IEC 60748-3, IEC 60747-2/-8, JEDEC JESD24 / JESD99) as
 canonical parameters - op-amp input offset current, CMRR, PSRR, large-signal voltage gain; diode and FET forward
 voltage, reverse recovery time, input / output capacitance, total gate charge; input and output leakage current;
 thermal shutdown temperature and soft-start time - and the names they must not take (a regulator's external
@@ -35,6 +35,17 @@ COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
         ("Output leakage current", "ILO", "A", "output_leakage_current"),
         ("Thermal shutdown temperature", "TSD", "°C", "thermal_shutdown_temperature"),
         ("Soft-start time", "tSS", "s", "soft_start_time"),
+        # specs-32: the same standards' next terms
+        ("Input Offset Voltage Drift", "", "V/°C", "input_offset_voltage_drift"),
+        ("Average Input Offset Voltage Drift", "TCVos", "V/°C", "input_offset_voltage_drift"),
+        ("Input Offset Current Drift", "", "A/°C", "input_offset_current_drift"),
+        ("Input Common-Mode Voltage Range", "", "V", "common_mode_input_range"),
+        ("Voltage Noise Density", "en", "V/√Hz", "voltage_noise_density"),
+        ("Maximum repetitive peak reverse voltage", "VRRM", "V", "repetitive_peak_reverse_voltage"),
+        ("Maximum DC blocking voltage", "VDC", "V", "reverse_voltage"),
+        ("Average Rectified Forward Current", "IF(AV)", "A", "average_forward_current"),
+        ("non-repetitive peak forward current", "IFSM", "A", "surge_forward_current"),
+        ("Collector-emitter saturation voltage", "VCE (sat)", "V", "collector_emitter_saturation_voltage"),
     ],
 )
 def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str, pid: str) -> None:
@@ -50,6 +61,8 @@ def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str
         ("Input/output capacitance (DQ, DM)", "CIO", "F", "output_capacitance"),  # an I/O pin's
         ("Sink current on any I/O pins", "IIO", "A", "input_offset_current"),  # I_IO is an MCU's pin current too
         ("Thermal shutdown hysteresis", "", "°C", "thermal_shutdown_temperature"),
+        ("Input Noise Voltage", "en", "V", "voltage_noise_density"),  # 0.1 Hz to 10 Hz peak-to-peak: a voltage
+        ("Reverse voltage coefficient", "", "V", "reverse_voltage"),  # a reverse voltage is the whole name only
     ],
 )
 def test_names_that_only_look_like_device_terms_are_not_read_so(name: str, symbol: str, unit: str, not_pid: str) -> None:
