@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+import layoutrag.chunking.specs as stage
 from chunk_factory import grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.records import DocumentCard
@@ -86,3 +87,27 @@ def test_a_known_name_in_another_quantitys_unit_keeps_the_printed_id() -> None:
     got = {v.parameter_printed: (v.parameter, v.known) for v in extract_specs(CARD, [table_chunk(rows)], None)}
     assert got["Open-Loop Gain"] == ("open loop gain", False)  # as any unknown name: hyphen read as a space
     assert got["Input Offset Current"] == ("input_offset_current", True)
+
+
+# specs-33 amplifier-inputs: an op amp's or comparator's characteristics "Input Voltage Range" is its common-mode
+# input range (a regulator's "Input Voltage" is its supply, specs-19's power-inputs)
+def _input_range(product_type: str, title: str = "Electrical Characteristics") -> dict[str, str]:
+    card = CARD.model_copy(update={"product_type": product_type})
+    rows = [
+        grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["Input Voltage Range", "", "-0.2", "", "3.0", "V"], 112, COLS),
+    ]
+    return {v.parameter_printed: v.parameter for v in extract_specs(card, [table_chunk(rows, title=title)], None)}
+
+
+def test_an_amplifiers_input_voltage_range_is_its_common_mode_range() -> None:
+    assert _input_range("operational amplifier")["Input Voltage Range"] == "common_mode_input_range"
+    assert _input_range("comparator")["Input Voltage Range"] == "common_mode_input_range"
+    assert _input_range("voltage regulator")["Input Voltage Range"] == "supply_voltage"
+    assert _input_range("microcontroller")["Input Voltage Range"] == "input voltage range"
+
+
+def test_amplifier_inputs_leave_ratings_and_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _input_range("operational amplifier", "Absolute Maximum Ratings")["Input Voltage Range"] == "input voltage range"
+    monkeypatch.setattr(stage, "AMPLIFIER_INPUTS", False)
+    assert _input_range("operational amplifier")["Input Voltage Range"] == "input voltage range"

@@ -74,7 +74,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-32"
+SPEC_STAGE_VERSION = "specs-33"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -444,6 +444,7 @@ def extract_specs(
         _rating_limits(values)
         _named_bounds(values)
         _power_inputs(values, card)
+        _amplifier_inputs(values, card)
         kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
         seen.update(_key(v) for v in kept)
@@ -914,6 +915,25 @@ def _power_inputs(values: list[SpecValue], card: DocumentCard) -> None:
         name = re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
         if not v.known and v.unit == "V" and _INPUT_VOLTAGE_RE.fullmatch(name):
             v.parameter, v.known = "supply_voltage", True
+
+
+AMPLIFIER_INPUTS = True  # specs-33; off for an ablation (benchmarks/spec_rerun.py --without amplifier-inputs)
+# the other side of power-inputs: an amplifier's or comparator's "Input Voltage Range" in its characteristics is the
+# common-mode input voltage range (IEC 60748-3's V_ICR: the range of input voltage over which the part works), its
+# input is a signal; in the ratings it is a stress limit and stays as printed
+_SIGNAL_TYPES = frozenset({"operational amplifier", "comparator"})
+_SIGNAL_RANGE_RE = re.compile(r"input voltage range|input range", re.IGNORECASE)
+
+
+def _amplifier_inputs(values: list[SpecValue], card: DocumentCard) -> None:
+    """An operational amplifier's or comparator's characteristics row named just "Input Voltage Range" in volts is its
+    common-mode input range."""
+    if not AMPLIFIER_INPUTS or card.product_type not in _SIGNAL_TYPES:
+        return
+    for v in values:
+        name = re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
+        if not v.known and v.unit == "V" and v.table != "ratings" and _SIGNAL_RANGE_RE.fullmatch(name):
+            v.parameter, v.known = "common_mode_input_range", True
 
 
 NAMED_BOUNDS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without named-bounds)
