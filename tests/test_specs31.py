@@ -12,8 +12,9 @@ import pytest
 import layoutrag.chunking.specs as stage
 from chunk_factory import grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs
+from layoutrag.parametric import parse_constraints
 from layoutrag.records import DocumentCard
-from layoutrag.specs import match_parameter, parse_constraint, parse_value
+from layoutrag.specs import format_quantity, match_parameter, parse_constraint, parse_value
 
 CARD = DocumentCard(doc_id="d", file_name="opamp.pdf", series=["XY358"], part_numbers=["XY358"])
 COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
@@ -111,3 +112,20 @@ def test_amplifier_inputs_leave_ratings_and_can_be_turned_off(monkeypatch: pytes
     assert _input_range("operational amplifier", "Absolute Maximum Ratings")["Input Voltage Range"] == "input voltage range"
     monkeypatch.setattr(stage, "AMPLIFIER_INPUTS", False)
     assert _input_range("operational amplifier")["Input Voltage Range"] == "input voltage range"
+
+
+def test_a_query_names_its_product_type_by_any_of_the_types_words() -> None:
+    types = ("operational amplifier", "voltage regulator", "MOSFET", "crystal")
+    cons, ptype, rest = parse_constraints(None, "op amp CMRR above 90 dB", types)
+    assert (ptype, rest) == ("operational amplifier", "")
+    assert [(c.parameter, c.op, c.value) for c in cons] == [("cmrr", ">=", 90.0)]
+    cons, ptype, rest = parse_constraints(None, "LDO dropout below 300 mV", types)
+    assert (ptype, rest) == ("voltage regulator", "")
+    assert [(c.parameter, c.op, c.value, c.unit) for c in cons] == [("dropout_voltage", "<=", pytest.approx(0.3), "V")]
+    assert parse_constraints(None, "op amp CMRR above 90 dB", ("crystal",))[1:] == (None, "op amp")  # not in the store
+
+
+def test_new_units_are_shown_with_their_prefix() -> None:
+    assert format_quantity(2e-8, "C") == "20 nC"
+    assert format_quantity(1.5e-6, "V/°C") == "1.5 µV/°C"
+    assert format_quantity(1.6e-8, "V/√Hz") == "16 nV/√Hz"

@@ -32,7 +32,7 @@ from layoutrag.records import (
 )
 from layoutrag.specs import check, describe_constraint, parse_constraint, parse_query
 from layoutrag.storage import DataDir
-from layoutrag.vocab import spec_parameters
+from layoutrag.vocab import product_types, spec_parameters
 
 __all__ = ["SpecStore", "compare_parts", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
 
@@ -132,7 +132,26 @@ def parse_constraints(
     if query:
         more, ptype, rest = parse_query(query, product_types)
         cons += more
+        if ptype is None and rest:
+            ptype, rest = _named_type(rest, product_types)
     return cons, ptype, rest
+
+
+def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
+    """The product type a query names by another of its words (data/product_types.tsv: "op amp" for operational
+    amplifier, "LDO" for voltage regulator), one of `among` (the store's types), and the text without those words;
+    at one position the more specific pattern wins, as the card reads a title."""
+    best: tuple[int, int, str, re.Match[str]] | None = None
+    for rank, (pattern, name) in enumerate(product_types()):
+        if name not in among:
+            continue
+        m = re.search(pattern, text, re.IGNORECASE)
+        if m and (best is None or (m.start(), rank) < best[:2]):
+            best = (m.start(), rank, name, m)
+    if best is None:
+        return None, text
+    m = best[3]
+    return best[2], re.sub(r"\s+", " ", text[: m.start()] + " " + text[m.end() :]).strip()
 
 
 def find_parts(

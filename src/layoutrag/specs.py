@@ -364,7 +364,7 @@ def _clean(v: float) -> float:
 
 
 _SHOW_PREFIX = ((1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n"), (1e-12, "p"), (1e-15, "f"))
-_PREFIXABLE = {"Hz", "F", "ohm", "V", "A", "W", "s", "H", "m", "V/s"}
+_PREFIXABLE = {"Hz", "F", "ohm", "V", "A", "W", "s", "H", "m", "V/s", "C", "V/°C", "A/°C", "V/√Hz"}
 
 
 def format_quantity(v: float, unit: str) -> str:
