@@ -48,6 +48,10 @@ COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
         ("Average Rectified Forward Current", "IF(AV)", "A", "average_forward_current"),
         ("non-repetitive peak forward current", "IFSM", "A", "surge_forward_current"),
         ("Collector-emitter saturation voltage", "VCE (sat)", "V", "collector_emitter_saturation_voltage"),
+        # specs-34: a current limit is no output current
+        ("Output current limit", "", "A", "current_limit"),
+        ("SW Current Limit (1)", "", "A", "current_limit"),
+        ("Self Protection Current Limit", "ILIMIT", "A", "current_limit"),
     ],
 )
 def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str, pid: str) -> None:
@@ -65,6 +69,7 @@ def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str
         ("Thermal shutdown hysteresis", "", "°C", "thermal_shutdown_temperature"),
         ("Input Noise Voltage", "en", "V", "voltage_noise_density"),  # 0.1 Hz to 10 Hz peak-to-peak: a voltage
         ("Reverse voltage coefficient", "", "V", "reverse_voltage"),  # a reverse voltage is the whole name only
+        ("Current limit threshold", "", "V", "current_limit"),  # a threshold voltage, not the current
     ],
 )
 def test_names_that_only_look_like_device_terms_are_not_read_so(name: str, symbol: str, unit: str, not_pid: str) -> None:
