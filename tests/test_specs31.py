@@ -52,6 +52,10 @@ COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
         ("Output current limit", "", "A", "current_limit"),
         ("SW Current Limit (1)", "", "A", "current_limit"),
         ("Self Protection Current Limit", "ILIMIT", "A", "current_limit"),
+        # specs-35
+        ("VIN under-voltage lockout threshold rising", "VINVTH", "V", "uvlo_threshold"),
+        ("输入欠压锁定下门限", "", "V", "uvlo_threshold"),
+        ("Resolution", "", "bit", "resolution"),
     ],
 )
 def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str, pid: str) -> None:
@@ -70,6 +74,9 @@ def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str
         ("Input Noise Voltage", "en", "V", "voltage_noise_density"),  # 0.1 Hz to 10 Hz peak-to-peak: a voltage
         ("Reverse voltage coefficient", "", "V", "reverse_voltage"),  # a reverse voltage is the whole name only
         ("Current limit threshold", "", "V", "current_limit"),  # a threshold voltage, not the current
+        ("UVLO hysteresis", "", "V", "uvlo_threshold"),  # a hysteresis is another quantity
+        ("输入欠压锁定迟滞量", "", "V", "uvlo_threshold"),  # 迟滞: the same modifier in Chinese
+        ("Timer resolution", "", "bit", "resolution"),  # the whole name only
     ],
 )
 def test_names_that_only_look_like_device_terms_are_not_read_so(name: str, symbol: str, unit: str, not_pid: str) -> None:

@@ -593,7 +593,7 @@ MODIFIER_WORDS = (
 )  # fmt: skip
 _MODIFIER_RE = re.compile(
     r"\b(?:" + "|".join((*MODIFIER_WORDS, "deviations", "errors", "nonlinearity")) + r")\b"
-    r"|偏差|漂移|失调|误差|温漂|纹波|噪声"
+    r"|偏差|漂移|失调|误差|温漂|纹波|噪声|迟滞"
 )
 
 
