@@ -56,6 +56,9 @@ COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
         ("VIN under-voltage lockout threshold rising", "VINVTH", "V", "uvlo_threshold"),
         ("输入欠压锁定下门限", "", "V", "uvlo_threshold"),
         ("Resolution", "", "bit", "resolution"),
+        # specs-36
+        ("Differential input voltage, VID (see Note 2)", "", "V", "differential_input_voltage"),
+        ("Channel Separation (at 1.0 kHz)", "", "dB", "channel_separation"),
     ],
 )
 def test_device_terms_are_canonical_parameters(name: str, symbol: str, unit: str, pid: str) -> None:
