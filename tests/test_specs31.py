@@ -10,11 +10,12 @@ from __future__ import annotations
 import pytest
 
 import layoutrag.chunking.specs as stage
+import layoutrag.specs as specs_mod
 from chunk_factory import grid_row, table_chunk
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.parametric import parse_constraints
 from layoutrag.records import DocumentCard
-from layoutrag.specs import format_quantity, match_parameter, parse_constraint, parse_value
+from layoutrag.specs import format_quantity, match_parameter, parse_constraint, parse_unit, parse_value
 
 CARD = DocumentCard(doc_id="d", file_name="opamp.pdf", series=["XY358"], part_numbers=["XY358"])
 COLS = [(60, 200), (200, 250), (250, 300), (300, 350), (350, 400), (400, 450)]
@@ -144,3 +145,24 @@ def test_new_units_are_shown_with_their_prefix() -> None:
     assert format_quantity(2e-8, "C") == "20 nC"
     assert format_quantity(1.5e-6, "V/°C") == "1.5 µV/°C"
     assert format_quantity(1.6e-8, "V/√Hz") == "16 nV/√Hz"
+
+
+# specs-37: a coefficient per degree written without the degree sign ("ppm/C", "uV/C") or per kelvin ("%/K": a
+# temperature interval of 1 K is one of 1 °C) is per °C; a percentage per degree is stored in ppm/°C
+@pytest.mark.parametrize(
+    ("printed", "unit", "factor"),
+    [("ppm/C", "ppm/°C", 1.0), ("uV/C", "V/°C", 1e-6), ("%/K", "ppm/°C", 1e4), ("%/°C", "ppm/°C", 1e4), ("mV/degC", "V/°C", 1e-3)],
+)
+def test_a_coefficient_per_degree_is_per_degree_celsius(printed: str, unit: str, factor: float) -> None:
+    assert parse_unit(printed) == (unit, pytest.approx(factor))
+    assert parse_unit("K/W") == ("°C/W", 1.0)  # a thermal resistance is not touched
+
+
+def test_a_user_types_a_drift_without_the_degree_sign() -> None:
+    c = parse_constraint("input offset voltage drift < 2 uV/C")
+    assert (c.parameter, c.op, c.value, c.unit) == ("input_offset_voltage_drift", "<", pytest.approx(2e-6), "V/°C")
+
+
+def test_per_degree_units_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(specs_mod, "PER_DEGREE_UNITS", False)
+    assert parse_unit("ppm/C") is None

@@ -122,6 +122,9 @@ def _unit_table() -> dict[str, tuple[str, float]]:
     return table
 
 
+PER_DEGREE_UNITS = True  # specs-37; off for an ablation (benchmarks/spec_rerun.py --without per-degree-units)
+
+
 def parse_unit(text: str) -> tuple[str, float] | None:
     """A printed unit -> (canonical SI unit, factor), or None. Exact case first, then case-folded
     when that is unambiguous (kohm, KHZ)."""
@@ -133,7 +136,14 @@ def parse_unit(text: str) -> tuple[str, float] | None:
         return table[t]
     # "mV/oC" (a raised o for the degree sign in older datasheets), "psP-P" / "mVrms" (a peak-to-peak
     # or rms qualifier run into the unit)
-    for alt in (re.sub(r"(?<=[/\d\s])oC$|^oC$", "°C", t), re.sub(r"\s*(?:\(?(?:p-p|pp|rms)\)?)$", "", t, flags=re.IGNORECASE)):
+    # "ppm/C", "%/K", "µV/degC": a coefficient per degree written without the degree sign or per kelvin (a
+    # temperature interval of 1 K is one of 1 °C - BIPM SI brochure)
+    per_degree = re.sub(r"/(?:C|K|deg\.?\s?C?)$", "/°C", t) if PER_DEGREE_UNITS else t
+    for alt in (
+        re.sub(r"(?<=[/\d\s])oC$|^oC$", "°C", t),
+        re.sub(r"\s*(?:\(?(?:p-p|pp|rms)\)?)$", "", t, flags=re.IGNORECASE),
+        per_degree,
+    ):
         if alt != t and alt in table:
             return table[alt]
     low = [v for k, v in table.items() if k.lower() == t.lower()]
