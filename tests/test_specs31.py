@@ -12,6 +12,7 @@ import pytest
 import layoutrag.chunking.specs as stage
 import layoutrag.specs as specs_mod
 from chunk_factory import grid_row, table_chunk
+from layoutrag.chunking.card import product_type_in
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.parametric import parse_constraints
 from layoutrag.records import DocumentCard
@@ -166,3 +167,11 @@ def test_a_user_types_a_drift_without_the_degree_sign() -> None:
 def test_per_degree_units_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(specs_mod, "PER_DEGREE_UNITS", False)
     assert parse_unit("ppm/C") is None
+
+
+def test_a_chinese_query_or_title_names_the_type_by_its_chinese_category_name() -> None:
+    types = ("operational amplifier", "comparator", "voltage regulator")
+    cons, ptype, rest = parse_constraints(None, "运放 共模抑制比 大于 80 dB", types)
+    assert (ptype, rest, [c.parameter for c in cons]) == ("operational amplifier", "", ["cmrr"])
+    assert product_type_in("XY393 低功耗双路电压比较器") == "comparator"
+    assert product_type_in("XY1117 线性稳压器") == "voltage regulator"
