@@ -99,11 +99,11 @@ def test_a_gain_printed_in_v_per_mv_is_stored_as_a_ratio_and_filters() -> None:
 def test_a_known_name_in_another_quantitys_unit_keeps_the_printed_id() -> None:
     rows = [
         grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
-        grid_row(["Open-Loop Gain", "AOL", "", "110", "", "dB"], 112, COLS),  # the vocabulary's gain is a ratio (V/V)
+        grid_row(["Output-Voltage", "VOUT", "-1", "", "1", "%"], 112, COLS),  # an accuracy in %, not volts
         grid_row(["Input Offset Current", "IOS", "", "0.5", "5", "nA"], 124, COLS),
     ]
     got = {v.parameter_printed: (v.parameter, v.known) for v in extract_specs(CARD, [table_chunk(rows)], None)}
-    assert got["Open-Loop Gain"] == ("open loop gain", False)  # as any unknown name: hyphen read as a space
+    assert got["Output-Voltage"] == ("output voltage", False)  # as any unknown name: hyphen read as a space
     assert got["Input Offset Current"] == ("input_offset_current", True)
 
 
@@ -175,3 +175,27 @@ def test_a_chinese_query_or_title_names_the_type_by_its_chinese_category_name() 
     assert (ptype, rest, [c.parameter for c in cons]) == ("operational amplifier", "", ["cmrr"])
     assert product_type_in("XY393 低功耗双路电压比较器") == "comparator"
     assert product_type_in("XY1117 线性稳压器") == "voltage regulator"
+
+
+# specs-38 gain-decibels: a voltage gain printed in dB is 20 log10 of the ratio (IEC 60027-3)
+def _gain_rows() -> dict[str, tuple[float | None, str, str]]:
+    rows = [
+        grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["Open-Loop Gain", "AOL", "100", "120", "", "dB"], 112, COLS),
+        grid_row(["Large Signal Voltage Gain", "AVOL", "50", "", "", "V/mV"], 124, COLS),
+    ]
+    return {v.parameter_printed: (v.typ if v.typ is not None else v.min, v.parameter, v.unit_printed)
+            for v in extract_specs(CARD, [table_chunk(rows)], None)}
+
+
+def test_a_gain_in_db_is_stored_as_its_voltage_ratio() -> None:
+    got = _gain_rows()
+    assert got["Open-Loop Gain"] == (pytest.approx(1e6), "open_loop_gain", "dB")
+    assert got["Large Signal Voltage Gain"] == (pytest.approx(5e4), "open_loop_gain", "V/mV")
+    c = parse_constraint("open loop gain >= 100 dB")
+    assert (c.parameter, c.value, c.unit) == ("open_loop_gain", pytest.approx(1e5), "V/V")
+
+
+def test_gain_decibels_off_keeps_the_printed_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(specs_mod, "GAIN_DECIBELS", False)
+    assert _gain_rows()["Open-Loop Gain"][1] == "open loop gain"

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 import pymupdf
 
+from layoutrag import specs as specs_mod
 from layoutrag.chunking.card import is_package_code, product_type_in
 from layoutrag.chunking.linear_specs import LINEAR_VERSION, linear_table, read_linear_table
 from layoutrag.errors import NotFoundError
@@ -53,6 +54,7 @@ from layoutrag.records import (
 from layoutrag.specs import (
     MODIFIER_WORDS,
     ParsedValue,
+    as_ratio,
     fold,
     match_parameter,
     parameter_unit,
@@ -74,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-37"
+SPEC_STAGE_VERSION = "specs-38"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -445,6 +447,7 @@ def extract_specs(
         _named_bounds(values)
         _power_inputs(values, card)
         _amplifier_inputs(values, card)
+        _gain_decibels(values)
         kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
         seen.update(_key(v) for v in kept)
@@ -934,6 +937,22 @@ def _amplifier_inputs(values: list[SpecValue], card: DocumentCard) -> None:
         name = re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
         if not v.known and v.unit == "V" and v.table != "ratings" and _SIGNAL_RANGE_RE.fullmatch(name):
             v.parameter, v.known = "common_mode_input_range", True
+
+
+def _gain_decibels(values: list[SpecValue]) -> None:
+    """A gain the vocabulary stores as a voltage ratio (V/V) printed in dB ("Open-Loop Gain | 120 | dB") is stored as
+    that ratio, 10^(x/20) (`specs.GAIN_DECIBELS`); its printed unit and cells stay as printed."""
+    if not specs_mod.GAIN_DECIBELS:
+        return
+    for v in values:
+        if v.known or v.unit != "dB":
+            continue
+        pid, known = match_parameter(v.parameter_printed, v.symbol)
+        if not known or parameter_unit(pid) != "V/V":
+            continue
+        pv = as_ratio(ParsedValue(min=v.min, typ=v.typ, max=v.max, unit="dB", unit_printed=v.unit_printed))
+        v.min, v.typ, v.max, v.unit = pv.min, pv.typ, pv.max, "V/V"
+        v.parameter, v.known = pid, True
 
 
 NAMED_BOUNDS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without named-bounds)
