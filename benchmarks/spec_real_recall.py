@@ -107,6 +107,9 @@ def load_gold(path: Path) -> list[Gold]:
                 vals["min"], vals["max"] = -x, x
             elif s:
                 vals[k] = _num(s, fac)
+        if pid == "open_loop_gain" and canon == "dB":  # the record keeps a voltage gain as its ratio (specs-38)
+            vals = {k: None if x is None else float(f"{10 ** (x / 20):.12g}") for k, x in vals.items()}
+            canon = "V/V"
         out.append(Gold(doc, page, part, name, sym, vals["min"], vals["typ"], vals["max"], either, canon, pid, n))
     return out
 
