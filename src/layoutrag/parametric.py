@@ -32,7 +32,8 @@ from layoutrag.records import (
 )
 from layoutrag.specs import check, describe_constraint, parse_constraint, parse_query
 from layoutrag.storage import DataDir
-from layoutrag.vocab import product_types, spec_parameters
+from layoutrag.vocab import product_types as type_patterns
+from layoutrag.vocab import spec_parameters
 
 __all__ = ["SpecStore", "compare_parts", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
 
@@ -142,7 +143,7 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
     amplifier, "LDO" for voltage regulator), one of `among` (the store's types), and the text without those words;
     at one position the more specific pattern wins, as the card reads a title."""
     best: tuple[int, int, str, re.Match[str]] | None = None
-    for rank, (pattern, name) in enumerate(product_types()):
+    for rank, (pattern, name) in enumerate(type_patterns()):
         if name not in among:
             continue
         m = re.search(pattern, text, re.IGNORECASE)

@@ -915,9 +915,13 @@ def _power_inputs(values: list[SpecValue], card: DocumentCard) -> None:
     if not POWER_INPUTS or card.product_type not in _POWER_TYPES:
         return
     for v in values:
-        name = re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
-        if not v.known and v.unit == "V" and _INPUT_VOLTAGE_RE.fullmatch(name):
+        if not v.known and v.unit == "V" and _INPUT_VOLTAGE_RE.fullmatch(_bare_name(v)):
             v.parameter, v.known = "supply_voltage", True
+
+
+def _bare_name(v: SpecValue) -> str:
+    """`v`'s printed name without its note references ("Input Voltage (1)", "(Note 2)") and edge punctuation."""
+    return re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
 
 
 AMPLIFIER_INPUTS = True  # specs-33; off for an ablation (benchmarks/spec_rerun.py --without amplifier-inputs)
@@ -934,8 +938,7 @@ def _amplifier_inputs(values: list[SpecValue], card: DocumentCard) -> None:
     if not AMPLIFIER_INPUTS or card.product_type not in _SIGNAL_TYPES:
         return
     for v in values:
-        name = re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
-        if not v.known and v.unit == "V" and v.table != "ratings" and _SIGNAL_RANGE_RE.fullmatch(name):
+        if not v.known and v.unit == "V" and v.table != "ratings" and _SIGNAL_RANGE_RE.fullmatch(_bare_name(v)):
             v.parameter, v.known = "common_mode_input_range", True
 
 
