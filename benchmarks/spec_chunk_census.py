@@ -37,19 +37,27 @@ def census(old: Path, new: Path) -> list[dict]:
         dc, values, _ = sr.rerun(DataDir(new), d.name)
         after = [v.model_dump(mode="json") for v in values]
         before = json.loads((old / "docs" / d.name / "specs.json").read_text(encoding="utf-8"))["specs"]
-        ka, kb = {_key(v) for v in after}, {_key(v) for v in before}
-        gone: dict[tuple, list[dict]] = {}
-        for v in before:
-            if _key(v) not in ka:
-                gone.setdefault(_loc(v), []).append(v)
-        for v in after:
-            if _key(v) in kb:
-                continue
-            was = gone.get(_loc(v))
-            b = was.pop(0) if was else None
-            out.append({"kind": "changed" if b else "new", "doc": dc.card.file_name, "before": b, "after": v})
-        for rest in gone.values():
-            out += [{"kind": "gone", "doc": dc.card.file_name, "before": b, "after": None} for b in rest]
+        out += changes(dc.card.file_name, before, after)
+    return out
+
+
+def changes(doc: str, before: list[dict], after: list[dict]) -> list[dict]:
+    """The values of one document read differently (`_key`, chunk ids aside): each new value paired with a gone one
+    at the same place (`_loc`) as "changed", else "new"; the gone ones left over "gone"."""
+    out: list[dict] = []
+    ka, kb = {_key(v) for v in after}, {_key(v) for v in before}
+    gone: dict[tuple, list[dict]] = {}
+    for v in before:
+        if _key(v) not in ka:
+            gone.setdefault(_loc(v), []).append(v)
+    for v in after:
+        if _key(v) in kb:
+            continue
+        was = gone.get(_loc(v))
+        b = was.pop(0) if was else None
+        out.append({"kind": "changed" if b else "new", "doc": doc, "before": b, "after": v})
+    for rest in gone.values():
+        out += [{"kind": "gone", "doc": doc, "before": b, "after": None} for b in rest]
     return out
 
 

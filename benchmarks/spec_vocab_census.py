@@ -5,8 +5,8 @@
 Re-runs the spec stage (as ``spec_rerun.py``, in memory) over every chunked document of DATA_DIR twice: with the
 vocabulary of ``data/spec_parameters.tsv`` and with the rows of the given canonical ids left out (the caches of the
 name and symbol tables cleared between). Each value read differently is one line ``{"kind": changed | new | gone,
-"rule": "vocabulary", "doc", "verdict": "", "before", "after"}`` (values matched by page, chunk and cell boxes) for
-the developer or a helper to judge; prints the count by new parameter.
+"rule": "vocabulary", "doc", "verdict": "", "before", "after"}`` (values paired by their place, as
+``spec_chunk_census.changes`` pairs them) for the developer or a helper to judge; prints the count by new parameter.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections import Counter
 from pathlib import Path
 
 import spec_rerun as sr
+from spec_chunk_census import changes
 
 import layoutrag.chunking.linear_specs as linear_mod
 import layoutrag.chunking.specs as stage_mod
 import layoutrag.specs as specs_mod
-from layoutrag.records import SpecValue
 from layoutrag.storage import DataDir
 from layoutrag.vocab import spec_parameters
 
@@ -32,11 +32,6 @@ def _turn(rows: tuple) -> None:
         for f in list(vars(mod).values()):
             if hasattr(f, "cache_clear") and getattr(f, "__module__", "") == mod.__name__:
                 f.cache_clear()
-
-
-def _loc(v: SpecValue) -> tuple:
-    return (v.page, v.chunk_id, tuple(tuple(round(x, 1) for x in c.bbox_pdf) for c in v.cells),
-            tuple(round(x, 1) for x in v.row_bbox_pdf))
 
 
 def main() -> None:
@@ -57,26 +52,11 @@ def main() -> None:
             dc, on, _ = sr.rerun(data, d.name)
             _turn(without)
             _, off, _ = sr.rerun(data, d.name)
-            by_on: dict[tuple, list[SpecValue]] = {}
-            by_off: dict[tuple, list[SpecValue]] = {}
-            for v in on:
-                by_on.setdefault(_loc(v), []).append(v)
-            for v in off:
-                by_off.setdefault(_loc(v), []).append(v)
-            for loc in sorted(set(by_on) | set(by_off), key=str):
-                ka = {v.model_dump_json() for v in by_on.get(loc, [])}
-                kb = {v.model_dump_json() for v in by_off.get(loc, [])}
-                na = [v for v in by_on.get(loc, []) if v.model_dump_json() not in kb]
-                nb = [v for v in by_off.get(loc, []) if v.model_dump_json() not in ka]
-                for i in range(max(len(na), len(nb))):
-                    after = na[i] if i < len(na) else None
-                    before = nb[i] if i < len(nb) else None
-                    kind = "changed" if after and before else ("new" if after else "gone")
-                    counts[(after or before).parameter] += 1  # type: ignore[union-attr]
-                    out.write(json.dumps({"kind": kind, "rule": "vocabulary", "doc": dc.card.file_name, "verdict": "",
-                                          "before": before.model_dump(mode="json") if before else None,
-                                          "after": after.model_dump(mode="json") if after else None},
-                                         ensure_ascii=False) + "\n")
+            for line in changes(dc.card.file_name, [v.model_dump(mode="json") for v in off],
+                                [v.model_dump(mode="json") for v in on]):
+                counts[(line["after"] or line["before"])["parameter"]] += 1
+                out.write(json.dumps({"kind": line["kind"], "rule": "vocabulary", "doc": line["doc"], "verdict": "",
+                                      "before": line["before"], "after": line["after"]}, ensure_ascii=False) + "\n")
     _turn(full)
     print("| parameter | values |\n|---|---|")
     for pid, n in counts.most_common():
