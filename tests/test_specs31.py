@@ -199,3 +199,46 @@ def test_a_gain_in_db_is_stored_as_its_voltage_ratio() -> None:
 def test_gain_decibels_off_keeps_the_printed_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(specs_mod, "GAIN_DECIBELS", False)
     assert _gain_rows()["Open-Loop Gain"][1] == "open loop gain"
+
+
+# specs-39 temperature-items: temperature ranges printed as items under one group name (IEC 60068-1: operating and
+# storage ranges are distinct ratings)
+def _items(rows: list[list[str]], cols: list[tuple[float, float]], title: str = "General Specifications") -> dict[str, tuple]:
+    chunk = table_chunk([grid_row(r, 100 + 12 * i, cols) for i, r in enumerate(rows)], title=title)
+    return {v.parameter_printed: (v.parameter, v.min, v.max) for v in extract_specs(CARD, [chunk], None)}
+
+
+def test_temperature_items_under_one_name_are_each_their_range() -> None:
+    three = [(40.0, 160.0), (160.0, 240.0), (240.0, 500.0)]
+    got = _items([["Ambient temperature", "Operating", "-30° to 80°C with no icing"],
+                  ["", "Storage", "-30° to 100°C with no icing"],
+                  ["Humidity", "Operating", "45% to 85% RH"]], three)
+    assert got["Ambient temperature Operating"] == ("operating_temperature", -30.0, 80.0)
+    assert got["Ambient temperature Storage"] == ("storage_temperature", -30.0, 100.0)
+    two = [(40.0, 300.0), (300.0, 500.0)]
+    got = _items([["Temperature ranges – Operating", "–40 °C to +85°C"], ["– Case temperature", "+100 °C max."],
+                  ["– Storage", "–55 °C to +105°C"]], two)
+    assert got == {"Temperature ranges - Operating": ("operating_temperature", -40.0, 85.0),  # the dash folded
+                   "Temperature ranges - Storage": ("storage_temperature", -55.0, 105.0)}  # "Case temperature": no range
+
+
+def test_a_temperature_range_whose_item_is_storage_in_its_conditions_is_a_storage_temperature(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rows = [
+        grid_row(["Parameter", "Conditions", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["Ambient temperature", "Operation", "0", "", "50", "°C"], 112, COLS),
+        grid_row(["", "Storage", "-20", "", "70", "°C"], 124, COLS),
+    ]
+    got = {(v.min, v.max): v.parameter for v in extract_specs(CARD, [table_chunk(rows)], None)}
+    assert got == {(0.0, 50.0): "operating_temperature", (-20.0, 70.0): "storage_temperature"}
+    monkeypatch.setattr(stage, "TEMPERATURE_ITEMS", False)
+    got = {(v.min, v.max): v.parameter for v in extract_specs(CARD, [table_chunk(rows)], None)}
+    assert got == {(0.0, 50.0): "operating_temperature", (-20.0, 70.0): "operating_temperature"}
+
+
+def test_temperature_items_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "TEMPERATURE_ITEMS", False)
+    got = _items([["Ambient temperature", "Operating", "-30° to 80°C"], ["", "Storage", "-30° to 100°C"]],
+                 [(40.0, 160.0), (160.0, 240.0), (240.0, 500.0)])
+    assert "Ambient temperature Storage" not in got

@@ -76,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-38"
+SPEC_STAGE_VERSION = "specs-39"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -443,6 +443,7 @@ def extract_specs(
         if ratings and words is not None and values and _CONDITIONS_RE.search(c.native_text):
             _conditions_apart(c, values, words)
         _category_names(values)
+        _temperature_items(values)
         _rating_limits(values)
         _named_bounds(values)
         _power_inputs(values, card)
@@ -872,6 +873,40 @@ def _category_names(values: list[SpecValue]) -> None:
             if known and parameter_unit(pid) == v.unit:
                 v.parameter, v.known = pid, True
                 break
+
+
+TEMPERATURE_ITEMS = True  # specs-39; off for an ablation (benchmarks/spec_rerun.py --without temperature-items)
+# a group of temperature ranges printed as items under one name ("Ambient temperature | Operating | Storage",
+# "Temperature ranges - Operating / - Storage", "TEMPERATURE RANGE" over "Operating Range" / "Storage" rows): the
+# item word names the range (IEC 60747-1 / IEC 60068-1: operating and storage temperature ranges are distinct ratings)
+_TEMP_GROUP = r"(?:ambient\s+)?temp(?:erature)?s?\.?(?:\s+ranges?)?"
+_TEMP_ITEMS = {"storage": "storage_temperature", "operating": "operating_temperature", "operation": "operating_temperature"}
+_TEMP_ITEM_RE = re.compile(rf"{_TEMP_GROUP}\s*[-–—:]?\s*(storage|operating|operation)(?:\s+range)?", re.IGNORECASE)
+_DASH_ITEM_RE = re.compile(r"[-–—]\s*[^\W\d_]")  # "– Storage": an item of the name above
+
+
+def _temperature_item(name: str) -> str | None:
+    """The temperature range a group name and its item word name ("Temperature ranges – Storage")."""
+    m = _TEMP_ITEM_RE.fullmatch(re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(name), flags=re.IGNORECASE).strip(" ,:"))
+    return _TEMP_ITEMS[m.group(1).lower()] if m else None
+
+
+def _temperature_items(values: list[SpecValue]) -> None:
+    """A temperature range named by its group ("Ambient temperature Storage", "TEMPERATURE RANGE" with "Storage" as
+    the row's condition, MC1604C's "AMBIENT TEMPERATURE" under a "STORAGE" column): the item's range - a storage
+    temperature is not an operating one."""
+    if not TEMPERATURE_ITEMS:
+        return
+    for v in values:
+        if v.unit != "°C" or (v.known and v.parameter not in ("operating_temperature", "storage_temperature")):
+            continue
+        item = _temperature_item(v.parameter_printed)
+        if item is None and re.fullmatch(_TEMP_GROUP, _bare_name(v), re.IGNORECASE):
+            words = [x.strip().lower() for x in v.conditions.split(";")]
+            found = {_TEMP_ITEMS[w] for w in words if w in _TEMP_ITEMS}
+            item = found.pop() if len(found) == 1 else None
+        if item is not None:
+            v.parameter, v.known = item, True
 
 
 RATING_LIMITS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without rating-limits)
@@ -2359,9 +2394,13 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
         return None
     box0 = c.rows[0].bbox_pdf if c.rows else BBox(0, 0, 0, 0)
     out = [_value_header(c.page, box0)]
+    group = ""  # the name a group of sub-item rows is printed under (`TEMPERATURE_ITEMS`)
     for r in c.rows:
         if len(r.cell_boxes) != len(r.cells):
             continue
+        head = r.cells[0].strip() if r.cells else ""
+        if head and not _DASH_ITEM_RE.match(head):
+            group = re.split(r"\s+[-–—]\s+", head, maxsplit=1)[0]
         filled = [(t.strip(), b) for t, b in zip(r.cells, r.cell_boxes, strict=False) if t.strip()]
         if len(filled) < 2:
             continue
@@ -2385,6 +2424,10 @@ def _pair_rows(c: Chunk, words: Callable[[int], list[Word]] | None) -> list[Tabl
         if any(_another_value(filled[i][0], pv.unit) for i in numbered[1:]):
             continue  # a second value: parts compared side by side, or Min / Typ / Max cells
         pid, known = match_parameter(name, unit=pv.unit)
+        if not known and TEMPERATURE_ITEMS and group and (not head or _DASH_ITEM_RE.match(head)):
+            name = f"{group} {name}"  # "| Storage | -30 to 100 °C" under "Ambient temperature | Operating | ..."
+        if not known and TEMPERATURE_ITEMS and (item := _temperature_item(name)):
+            pid, known = item, True
         if not known or parameter_unit(pid) != pv.unit:
             continue
         cond = "; ".join(rest)
