@@ -242,3 +242,29 @@ def test_temperature_items_off(monkeypatch: pytest.MonkeyPatch) -> None:
     got = _items([["Ambient temperature", "Operating", "-30° to 80°C"], ["", "Storage", "-30° to 100°C"]],
                  [(40.0, 160.0), (160.0, 240.0), (240.0, 500.0)])
     assert "Ambient temperature Storage" not in got
+
+
+# specs-40: a sensor's, regulator's or oscillator's turn-on / power-up time is its start-up time (IEC 60679-1); a
+# switching device's turn-on time is a switching time (IEC 60747-1's t_on) and stays as printed
+def _turn_on(product_type: str) -> dict[str, str]:
+    card = CARD.model_copy(update={"product_type": product_type})
+    rows = [
+        grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["Device Turn-On Time", "", "", "0.5", "1", "ms"], 112, COLS),
+        grid_row(["Power-up Time", "TRDY", "", "2", "10", "ms"], 124, COLS),
+        grid_row(["Turn-On Delay Time", "td(on)", "", "7", "", "ns"], 136, COLS),
+    ]
+    return {v.parameter_printed: v.parameter for v in extract_specs(card, [table_chunk(rows)], None)}
+
+
+def test_a_sensors_turn_on_time_is_its_start_up_time() -> None:
+    got = _turn_on("temperature sensor")
+    assert got == {"Device Turn-On Time": "startup_time", "Power-up Time": "startup_time",
+                   "Turn-On Delay Time": "turn on delay time"}
+    assert _turn_on("optocoupler")["Device Turn-On Time"] == "device turn on time"  # a switching time
+    assert _turn_on("optocoupler")["Power-up Time"] == "startup_time"  # the vocabulary's name, any type
+
+
+def test_turn_on_times_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "TURN_ON_TIMES", False)
+    assert _turn_on("voltage regulator")["Device Turn-On Time"] == "device turn on time"

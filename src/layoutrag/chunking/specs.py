@@ -76,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-39"
+SPEC_STAGE_VERSION = "specs-40"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -448,6 +448,7 @@ def extract_specs(
         _named_bounds(values)
         _power_inputs(values, card)
         _amplifier_inputs(values, card)
+        _turn_on_times(values, card)
         _gain_decibels(values)
         kept, doubted = _gate(_with_twins(values))
         out.extend(v for v in kept if _key(v) not in seen)
@@ -952,6 +953,27 @@ def _power_inputs(values: list[SpecValue], card: DocumentCard) -> None:
     for v in values:
         if not v.known and v.unit == "V" and _INPUT_VOLTAGE_RE.fullmatch(_bare_name(v)):
             v.parameter, v.known = "supply_voltage", True
+
+
+TURN_ON_TIMES = True  # specs-40; off for an ablation (benchmarks/spec_rerun.py --without turn-on-times)
+# the product types whose "turn-on time" is the time from power applied to a valid output (a sensor's, a regulator's, an
+# oscillator's: IEC 60679-1's start-up time); a switching device's turn-on time is a switching time (IEC 60747-1's t_on:
+# delay plus rise), so it stays as printed for every other type
+_START_UP_TYPES = frozenset({
+    "TCXO", "OCXO", "VCXO", "clock generator", "MEMS oscillator", "oscillator", "real-time clock", "accelerometer",
+    "gyroscope", "humidity sensor", "pressure sensor", "Hall sensor", "temperature sensor", "current sensor", "sensor",
+    "voltage regulator", "DC-DC converter", "AC-DC converter", "voltage reference",
+})
+_TURN_ON_RE = re.compile(r"(?:t\s?on\s+)?(?:device\s+)?turn-?\s?on\s+time\d?", re.IGNORECASE)
+
+
+def _turn_on_times(values: list[SpecValue], card: DocumentCard) -> None:
+    """A sensor's, regulator's or oscillator's row named "(Device) Turn-On Time" in seconds is its start-up time."""
+    if not TURN_ON_TIMES or card.product_type not in _START_UP_TYPES:
+        return
+    for v in values:
+        if not v.known and v.unit == "s" and _TURN_ON_RE.fullmatch(_bare_name(v)):
+            v.parameter, v.known = "startup_time", True
 
 
 def _bare_name(v: SpecValue) -> str:
