@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|symbol-only-names|side-halves ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -72,7 +72,9 @@ without specs-37: a coefficient per degree written "/C", "/K" or "/degC" read as
 voltage gain printed in dB stored as the ratio the vocabulary keeps it in (gain-decibels); or without specs-39: a group of
 temperature ranges printed as items under one name ("Ambient temperature | Operating | Storage", "Temperature ranges
 - Storage") read, each item naming its range (temperature-items); or without specs-40: a sensor's, regulator's or oscillator's
-"Turn-On Time" read as its start-up time (turn-on-times).
+"Turn-On Time" read as its start-up time (turn-on-times); or without specs-41: a name that is a two-letter vocabulary
+symbol and nothing else ("VS", a column headed "fo") read as that symbol (symbol-only-names), a table printed in halves
+side by side ("Type | fo | Type | fo") naming each value by its own half's row name (side-halves).
 """
 
 from __future__ import annotations
@@ -189,6 +191,8 @@ _FLAGS = {
     "gain-decibels": (specs_mod, "GAIN_DECIBELS"),
     "temperature-items": (stage, "TEMPERATURE_ITEMS"),
     "turn-on-times": (stage, "TURN_ON_TIMES"),
+    "symbol-only-names": (specs_mod, "SYMBOL_ONLY_NAMES"),
+    "side-halves": (stage, "SIDE_HALVES"),
     "amplifier-inputs": (stage, "AMPLIFIER_INPUTS"),
     "one-group-part": (stage, "ONE_GROUP_PART"),
     "title-rows": (stage, "TITLE_ROWS"),

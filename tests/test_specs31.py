@@ -11,7 +11,7 @@ import pytest
 
 import layoutrag.chunking.specs as stage
 import layoutrag.specs as specs_mod
-from chunk_factory import grid_row, table_chunk
+from chunk_factory import grid_chunk, grid_row, table_chunk
 from layoutrag.chunking.card import product_type_in
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.parametric import parse_constraints
@@ -268,3 +268,32 @@ def test_a_sensors_turn_on_time_is_its_start_up_time() -> None:
 def test_turn_on_times_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "TURN_ON_TIMES", False)
     assert _turn_on("voltage regulator")["Device Turn-On Time"] == "device turn on time"
+
+
+# specs-41: a row whose whole name is a two-letter vocabulary symbol prints no other name (symbol-only-names); a
+# table printed in halves side by side names each value by its own half's row name (side-halves)
+def test_a_name_that_is_only_a_two_letter_symbol_is_that_symbol() -> None:
+    assert match_parameter("VS", unit="V") == ("supply_voltage", True)
+    assert match_parameter("VS Sense", unit="V")[1] is False  # a name printed beside it: two letters decide nothing
+    assert match_parameter("VS", unit="A")[1] is False  # the unit must agree
+    rows = [["Parameter", "Rating"], ["VS", "−0.3 V to +3.6 V"], ["Temperature Range (Storage)", "−65°C to +150°C"]]
+    got = {v.parameter_printed: (v.parameter, v.min, v.max) for v in extract_specs(CARD, [grid_chunk(rows, COLS[:2])], None)}
+    assert got["VS"] == ("supply_voltage", -0.3, 3.6)
+
+
+def _halves() -> list[tuple[str, str, float | None]]:
+    rows = [["Type", "fo", "Type", "fo"], ["TSOP1730", "30 kHz", "TSOP1733", "33 kHz"], ["TSOP1756", "56 kHz", "", ""]]
+    card = CARD.model_copy(update={"part_numbers": ["TSOP1730", "TSOP1733", "TSOP1756"]})
+    return sorted((v.part, v.conditions, v.typ) for v in extract_specs(card, [grid_chunk(rows, COLS[:4])], None))
+
+
+def test_a_table_printed_in_halves_names_each_value_by_its_half() -> None:
+    assert _halves() == [("TSOP1730", "TSOP1730", 30000.0), ("TSOP1733", "TSOP1733", 33000.0),
+                         ("TSOP1756", "TSOP1756", 56000.0)]
+
+
+def test_side_halves_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "SIDE_HALVES", False)
+    assert ("TSOP1730", "TSOP1730", 33000.0) in _halves()  # the right half under the left half's name
+    monkeypatch.setattr(specs_mod, "SYMBOL_ONLY_NAMES", False)
+    assert match_parameter("VS", unit="V")[1] is False

@@ -54,7 +54,9 @@ def test_a_row_named_by_its_symbol_alone() -> None:
     assert match_parameter("VDD", unit="V") == ("supply_voltage", True)
     assert match_parameter("ICC", unit="A") == ("supply_current", True)
     assert match_parameter("VDD", unit="A")[1] is False  # the unit must agree
-    assert match_parameter("VS", unit="V")[1] is False  # two-letter symbols mean different things
+    # two-letter symbols mean different things: one decides only as the row's whole name, its unit agreeing (specs-41)
+    assert match_parameter("VS Sense", unit="V")[1] is False
+    assert match_parameter("VS", unit="V") == ("supply_voltage", True)
     import layoutrag.specs as specs_mod
 
     specs_mod.SYMBOL_NAMES = False

@@ -507,13 +507,16 @@ def match_parameter(printed: str, symbol: str = "", *, unit: str = "") -> tuple[
     if (
         not sym
         and len(words) >= (1 if SYMBOL_NAMES else 2)
-        and len(words[0]) >= 3
+        and (len(words[0]) >= 3 or (SYMBOL_ONLY_NAMES and len(words) == 1))
         and (words[0] in _symbols() or _rail(words[0]))
     ):
         sym = words[0]  # "IDD Current": the name begins with the symbol; "VDD": the name is one
     # a symbol alone decides only when no name is printed, or when it is distinctive (ESR, TSTG,
-    # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets
-    if sym and (not name or len(sym) >= 3):
+    # RDS(on)): two-letter symbols (IS, VC) mean different things in different datasheets - but a row
+    # whose whole name is the symbol ("VS | -0.3 V to +3.6 V") prints no other name: the symbol decides
+    # there, its unit agreeing (specs-41)
+    only = SYMBOL_ONLY_NAMES and bool(sym) and fold(printed).replace(" ", "") == sym
+    if sym and (not name or len(sym) >= 3 or only):
         hit = _symbols().get(sym) or (None if _RAIL_NOT_RE.search(name) else _rail(sym)) or _subscripted(sym)
         if hit and hit[0] == "supply_voltage" and _pin_input(name):
             hit = None
@@ -646,6 +649,9 @@ SUPPLY_IN_MODE = True  # off for an ablation (benchmarks/spec_rerun.py --without
 # specs-8: a name that is a symbol of three or more characters ("VDD", "VCC" printed as the row's
 # name) is read as that symbol, when the unit agrees
 SYMBOL_NAMES = True  # off for an ablation (benchmarks/spec_rerun.py --without symbol-names)
+# specs-41: a name that is a two-letter symbol of the vocabulary and nothing else ("VS", "IB" printed as the row's
+# whole name) is read as that symbol when the unit agrees
+SYMBOL_ONLY_NAMES = True  # off for an ablation (benchmarks/spec_rerun.py --without symbol-only-names)
 
 
 def _refined(pid: str, matched: str, symbol: str, unit: str) -> str:

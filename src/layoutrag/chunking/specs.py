@@ -76,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-40"
+SPEC_STAGE_VERSION = "specs-41"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -1793,10 +1793,7 @@ def _read_rows(
                             v.conditions = _joined(v.conditions, section)
         elif cols.kind == "named":
             # a row named by one of the document's parts (an ordering table's "DS1302Z | 0°C to +70°C") is that part's
-            named_part = _part_named(_cell(row, 0), parts) if ROW_PARTS and parts else None
-            if named_part is None and ROW_PARTS and CODE_ROWS and parts:
-                named_part = _code_of(_cell(row, 0), parts)
-            out.extend(_named_row(doc_id, named_part or part, c, row, cols, words))
+            out.extend(_named_row(doc_id, part, c, row, cols, words, parts))
         else:
             out.extend(_wide_row(doc_id, c, row, cols, words))
     wrapped.end()
@@ -3984,19 +3981,41 @@ def _unit_in_name(name: str) -> str:
 
 
 WORD_LABELS = True  # specs-10; off for an ablation (benchmarks/spec_rerun.py --without word-labels)
+SIDE_HALVES = True  # specs-41; off for an ablation (benchmarks/spec_rerun.py --without side-halves)
+
+
+def _row_part(label: str, part: str, parts: tuple[str, ...]) -> str:
+    """The part a row named `label` is for: one of the document's parts it names (an ordering table's "DS1302Z |
+    0°C to +70°C"), else `part`."""
+    named = _part_named(label, parts) if ROW_PARTS and parts else None
+    if named is None and ROW_PARTS and CODE_ROWS and parts:
+        named = _code_of(label, parts)
+    return named or part
 
 
 def _named_row(
-    doc_id: str, part: str, c: Chunk, row: TableRow, cols: _Cols, words: Callable[[int], list[Word]] | None
+    doc_id: str,
+    part: str,
+    c: Chunk,
+    row: TableRow,
+    cols: _Cols,
+    words: Callable[[int], list[Word]] | None,
+    parts: tuple[str, ...] = (),
 ) -> list[SpecValue]:
     """A body row of a table whose columns are named by parameters and whose first column names
-    the row (a grade, a mode): one value per parameter column, the row's name as its condition."""
+    the row (a grade, a mode): one value per parameter column, the row's name as its condition and,
+    when it names one of the document's parts, its part."""
     label = _cell(row, 0)
     if WORD_LABELS and not re.search(r"[^\W\d_]", label):
         return []  # "0 | 0 | 4096": a register's bit values name a setting, not a grade or a mode
     out: list[SpecValue] = []
+    heads = [fold(x).strip().lower() for x in cols.head_row.cells] if SIDE_HALVES and cols.head_row else []
     for i, pid in sorted(cols.named.items()):
         t = _cell(row, i)
+        # a table printed in halves side by side ("Type | fo | Type | fo"): a value's row name is the cell under
+        # the nearest column left of it headed as the first column is
+        half = max((k for k in range(1, min(i, len(heads))) if k not in cols.named and heads[k] == heads[0]), default=0)
+        label = _cell(row, half)
         if not t or not label:
             continue
         pv = parse_value(t, cols.unit_hints.get(i, ""), "value")
@@ -4010,7 +4029,7 @@ def _named_row(
                 i,
                 pv,
                 words,
-                part=part,
+                part=_row_part(label, part, parts),
                 parameter=pid,
                 printed=cols.names.get(i, ""),
                 conditions=label,
