@@ -297,3 +297,19 @@ def test_side_halves_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ("TSOP1730", "TSOP1730", 33000.0) in _halves()  # the right half under the left half's name
     monkeypatch.setattr(specs_mod, "SYMBOL_ONLY_NAMES", False)
     assert match_parameter("VS", unit="V")[1] is False
+
+
+# specs-42 list-numbers: a spec list's item number is no part of the name
+@pytest.mark.parametrize(
+    ("printed", "unit", "pid"),
+    [("3.Frequency(标称频率)", "Hz", "frequency"), ("4. Temperature Range", "°C", "operating_temperature"),
+     ("12.Operating Temperature Range（工作温度范围）", "°C", "operating_temperature"), ("(2) Load Capacitance", "F", "load_capacitance")],
+)
+def test_a_list_number_before_a_name_is_no_part_of_it(printed: str, unit: str, pid: str) -> None:
+    assert match_parameter(printed, unit=unit) == (pid, True)
+
+
+def test_a_number_that_is_a_value_is_not_a_list_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert specs_mod._LIST_NUMBER_RE.match("1.5 V Output") is None and specs_mod._LIST_NUMBER_RE.match("3.Frequency")
+    monkeypatch.setattr(specs_mod, "LIST_NUMBERS", False)
+    assert match_parameter("3.Frequency", unit="Hz")[1] is False

@@ -399,8 +399,16 @@ def describe_constraint(c: SpecConstraint) -> str:
 
 
 # --------------------------------------------------------------------------- parameters
+# specs-42: a spec list's item number printed before the name ("3.Frequency", "4. Temperature Range", "3.2.3. Operating
+# Temperature") is no part of it
+LIST_NUMBERS = True  # off for an ablation (benchmarks/spec_rerun.py --without list-numbers)
+_LIST_NUMBER_RE = re.compile(r"^\(?\d{1,2}(?:\.\d{1,2})*[.)]\s*(?=[^\W\d_])")
+
+
 def _norm_name(text: str) -> str:
     t = fold(text).lower()
+    if LIST_NUMBERS:
+        t = _LIST_NUMBER_RE.sub("", t.strip())
     t, _ = split_footnotes(t)
     t = re.sub(r"\((?:note|注)?\s*\d+\)|\[\d+\]", " ", t)
     t = re.sub(r"\s*\((?:[^()]*)\)\s*$", "", t) if not re.fullmatch(r".*\((?:th|on|rms)\)\s*", t) else t
