@@ -313,3 +313,37 @@ def test_a_number_that_is_a_value_is_not_a_list_number(monkeypatch: pytest.Monke
     assert specs_mod._LIST_NUMBER_RE.match("1.5 V Output") is None and specs_mod._LIST_NUMBER_RE.match("3.Frequency")
     monkeypatch.setattr(specs_mod, "LIST_NUMBERS", False)
     assert match_parameter("3.Frequency", unit="Hz")[1] is False
+
+
+# natural parametric queries: a bare range, a symbol typed in another case, a value owned by an unread word, a family
+def _read(q: str, types: tuple[str, ...] = ("crystal", "TCXO", "MOSFET", "temperature sensor")) -> tuple[list, str | None, str]:
+    cons, ptype, rest = parse_constraints(None, q, types)
+    return [(c.parameter, c.op, c.value, c.value2, c.unit) for c in cons], ptype, rest
+
+
+def test_a_bare_range_is_a_range_the_part_must_cover() -> None:
+    cons, _, rest = _read("LDO dropout below 200 mV, -40 to 125 °C")
+    assert ("operating_temperature", "range", -40.0, 125.0, "°C") in cons and "-40" not in rest
+
+
+def test_a_symbol_typed_in_another_case_names_its_parameter() -> None:
+    cons, ptype, rest = _read("MOSFET Rds(on) < 50 mOhm, Vds >= 30 V")
+    assert ptype == "MOSFET" and rest == ""
+    assert cons == [("rds_on", "<", pytest.approx(0.05), None, "ohm"), ("drain_source_voltage", ">=", 30.0, None, "V")]
+
+
+def test_a_value_after_a_word_no_parameter_names_is_left_unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _read("temperature sensor accuracy ±1 °C") == ([], "temperature sensor", "accuracy ±1 °C")
+    cons, _, rest = _read("supply 3.3 V TCXO 26 MHz")  # a word of the default parameter's names reads with it
+    assert cons == [("supply_voltage", "=", 3.3, None, "V"), ("frequency", "=", 26e6, None, "Hz")] and rest == ""
+    monkeypatch.setattr(specs_mod, "BARE_OWNERS", False)
+    assert _read("temperature sensor accuracy ±1 °C")[0] == [("operating_temperature", "=", 1.0, None, "°C")]
+
+
+def test_a_query_names_a_family_of_types() -> None:
+    from layoutrag.parametric import covers_any
+
+    assert _read("oscillator startup time under 5 ms")[1] == "oscillator"  # the TCXO is one; the crystal is not
+    assert covers_any("oscillator", ("TCXO",)) and not covers_any("oscillator", ("crystal",))
+    assert covers_any("sensor", ("temperature sensor",)) and not covers_any("sensor", ("crystal",))
+    assert _read("oscillator startup time under 5 ms", ("crystal",))[1] is None  # no oscillator in the store

@@ -35,7 +35,7 @@ from layoutrag.storage import DataDir
 from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters
 
-__all__ = ["SpecStore", "compare_parts", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
+__all__ = ["SpecStore", "compare_parts", "covers_any", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
 
 
 @dataclass
@@ -76,15 +76,25 @@ def _norm_part(s: str) -> str:
     return re.sub(r"[\s\-_./]", "", s).upper()
 
 
+def _covers(want: str, have: str) -> bool:
+    """Does the product type a query names cover a card's type: the same type, or the family its last word names -
+    "sensor" covers "temperature sensor", "converter" "DC-DC converter", "amplifier" "operational amplifier",
+    "oscillator" the TCXO, VCXO, OCXO, XO and MEMS oscillators."""
+    w, h = want.lower(), have.lower()
+    if not w or not h:
+        return False
+    if h == w or h.endswith(" " + w):
+        return True
+    return w == "oscillator" and (h.endswith("xo") or "oscillator" in h)
+
+
+def covers_any(want: str, types: tuple[str, ...]) -> bool:
+    """Does a product type or family a query names (`_covers`) cover any of `types` (a store's)?"""
+    return any(_covers(want, t) for t in types)
+
+
 def _type_ok(card: DocumentCard, want: str | None) -> bool:
-    if not want:
-        return True
-    have = card.product_type.lower()
-    w = want.lower()
-    if have == w:
-        return True
-    # "oscillator" covers XO, TCXO, VCXO, OCXO and MEMS oscillators
-    return w == "oscillator" and (have.endswith("xo") or "oscillator" in have)
+    return not want or _covers(want, card.product_type)
 
 
 def _groups(values: list[SpecValue], series: str) -> dict[str, list[SpecValue]]:
@@ -144,8 +154,8 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
     at one position the more specific pattern wins, as the card reads a title."""
     best: tuple[int, int, str, re.Match[str]] | None = None
     for rank, (pattern, name) in enumerate(type_patterns()):
-        if name not in among:
-            continue
+        if not covers_any(name, among):
+            continue  # a type (or family: "oscillator", "sensor") the store holds no document of
         m = re.search(pattern, text, re.IGNORECASE)
         if m and (best is None or (m.start(), rank) < best[:2]):
             best = (m.start(), rank, name, m)
@@ -164,8 +174,9 @@ def find_parts(
     limit: int = 50,
 ) -> SpecSearchResult:
     if not constraints:
+        unread = f" (not read: {unparsed[:60]!r})" if unparsed else ""
         raise InputError(
-            "no constraint: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'"
+            f"no constraint{unread}: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'"
         )
     results: list[SpecPartResult] = []
     for doc_id, values in store.specs.items():

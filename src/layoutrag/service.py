@@ -333,7 +333,7 @@ class LayoutRAG:
         """Parts and series whose spec values meet the constraints: ``where`` strings ("ESR <= 50
         kohm"; a bad one is a one-line InputError) and those read from a natural `query`; the
         constraints as read are returned with the results."""
-        from layoutrag.parametric import find_parts, parse_constraints
+        from layoutrag.parametric import covers_any, find_parts, parse_constraints
 
         if query is not None:
             validate_query(query, max_chars=self.settings.search.max_query_chars)
@@ -342,7 +342,7 @@ class LayoutRAG:
         store = self._spec_store()
         cons, ptype, rest = parse_constraints(list(where or []), query, store.product_types())
         ptype = product_type or ptype
-        if ptype and ptype.lower() not in {t.lower() for t in store.product_types()} | {"oscillator"}:
+        if ptype and not covers_any(ptype, store.product_types()):
             raise InputError(f"unknown product type {ptype!r}; known: {', '.join(store.product_types())}")
         return find_parts(store, cons, product_type=ptype, unparsed=rest, limit=int(limit))
 

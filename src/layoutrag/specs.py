@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 
 from layoutrag.errors import InputError
 from layoutrag.records import SpecConstraint, SpecValue
-from layoutrag.vocab import spec_parameters, spec_units, symbol_encoding
+from layoutrag.vocab import product_types, spec_parameters, spec_units, symbol_encoding
 
 __all__ = [
     "MODIFIER_WORDS",
@@ -718,11 +718,28 @@ _CONSTRAINT_RE = re.compile(r"^\s*(.+?)\s*(<=|=<|>=|=>|==|≤|≥|<|>|=)\s*(.+?)
 
 
 def _param_from_text(text: str) -> tuple[str, str] | None:
-    """A parameter named in a constraint: canonical id and unit, or None."""
+    """A parameter named in a constraint: canonical id and unit, or None. A symbol typed in another case than the
+    vocabulary prints it ("Vds", "vgs(th)") is that symbol when every symbol spelled so names one parameter."""
     pid, known = match_parameter(text, text.strip())
     if known:
         return pid, parameter_unit(pid) or ""
+    hit = _symbols_folded().get(fold(text).replace(" ", "").lower())
+    if hit is not None:
+        return hit[0], "" if hit[1] == "-" else hit[1]
     return None
+
+
+@cache
+def _symbols_folded() -> dict[str, tuple[str, str]]:
+    """The vocabulary's symbols of two or more characters by their lower-case spelling, where every symbol so
+    spelled names the same parameter ("VDS" -> drain_source_voltage; "IS" / "Is" would be left out if they differed)."""
+    out: dict[str, tuple[str, str] | None] = {}
+    for sym, hit in _symbols().items():
+        k = sym.lower()
+        if len(k) < 2:
+            continue
+        out[k] = hit if k not in out or out[k] == hit else None
+    return {k: v for k, v in out.items() if v is not None}
 
 
 # specs-38: a voltage gain printed in dB is 20 log10 of the ratio (IEC 60027-3, logarithmic quantities): a gain the
@@ -793,6 +810,38 @@ def parse_constraint(text: str) -> SpecConstraint:
             raise InputError(f"constraint {text[:80]!r}: a range goes with '=', not {op!r}")
         return SpecConstraint(parameter=pid, op="range", value=v, value2=v2, unit=unit, text=text.strip())
     return SpecConstraint(parameter=pid, op=op, value=v, unit=unit, text=text.strip())
+
+
+# a bare value typed right after an operator or after a word that names no parameter the query read ("Vds >= 30 V"
+# with Vds unknown, "accuracy ±1 °C") is that word's value: left unread (shown back as such), not given to the
+# parameter its unit names by default; a word of that default parameter's own names ("supply 3.3 V", "temperature
+# -40 to 85 °C"), a product type's and a joining word ("with", "at", 的) leave it a bare value
+BARE_OWNERS = True  # off for an ablation
+_JOINING = frozenset({"a", "an", "the", "and", "or", "with", "at", "of", "for", "in", "on", "by", "per", "about",
+                      "around", "approx", "approximately", "is", "be", "from", "的", "和", "及", "或", "在"})
+
+
+def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str) -> bool:
+    """Is the bare value at `start` of `t` the value of something the query names and the parser did not read?"""
+    before = list(t[:start])
+    for a, b in used:  # what was read is no owner, and ends what comes before it
+        for k in range(a, min(b, start)):
+            before[k] = ","
+    head = "".join(before).rstrip()
+    if re.search(rf"(?:<=|>=|≤|≥|<|>|=|{'|'.join(w for w, _ in _WORD_OPS)})$", head, re.IGNORECASE):
+        return True  # "Vds >= 30 V": an operator with no parameter read before it
+    m = re.search(r"([^\W\d_][\w()/.-]*)$", head)
+    if m is None:
+        return False
+    word = m.group(1).lower().rstrip(".")
+    if word in _JOINING:
+        return False
+    names, _ = parameter_names(pid)
+    if any(word in n.split() for n in names):
+        return False  # "supply 3.3 V", "temperature -40 to 85 °C"
+    if any(re.search(pattern, word, re.IGNORECASE) for pattern, _ in product_types()):
+        return False  # a type word the query names its part by ("oscillator", "LDO")
+    return len(word) >= 2
 
 
 # natural queries: "<param> [op] <value><unit>" pieces, and bare values whose unit names the parameter
@@ -882,21 +931,33 @@ def parse_query(
             continue
         out.append(c)
         used.append(m.span())
-    # bare values: "32.768 kHz", "12.5 pF"
-    for m in [] if strict else re.finditer(r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)\s*([a-zA-Zµ°Ω%]+)(?![\w])", t):
+    # bare values: "32.768 kHz", "12.5 pF", "-40 to 125 °C" (a range: the part must cover it)
+    bare_re = r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)(?:\s*(?:~|～|to|…)\s*([-+]?\d+(?:\.\d+)?))?\s*([a-zA-Zµ°Ω%]+)(?![\w])"
+    for m in [] if strict else re.finditer(bare_re, t):
         if any(a <= m.start() < b for a, b in used):
             continue
-        u = parse_unit(m.group(2))
+        u = parse_unit(m.group(3))
         if u is None or u[0] not in _BARE_UNIT_PARAM:
             continue
         pid = _BARE_UNIT_PARAM[u[0]]
-        if any(c.parameter == pid for c in out):
+        if any(c.parameter == pid for c in out) or (BARE_OWNERS and _owned(t, m.start(), used, pid)):
             continue
         num = parse_number(m.group(1).replace("±", ""))
+        num2 = parse_number(m.group(2)) if m.group(2) else None
         if num is None:
             continue
-        out.append(SpecConstraint(parameter=pid, op="=", value=_clean(num * u[1]), unit=u[0], text=m.group(0)))
-        used.append(m.span())
+        # a word of the parameter's own names just before it ("supply 3.3 V") is read with it
+        named = re.search(r"([^\W\d_]+)\s*$", t[: m.start()])
+        start = m.start()
+        if named and any(named.group(1).lower() in n.split() for n in parameter_names(pid)[0]):
+            start = named.start(1)
+        text_read = t[start : m.end()].strip()
+        if num2 is not None:
+            lo, hi = sorted((_clean(num * u[1]), _clean(num2 * u[1])))
+            out.append(SpecConstraint(parameter=pid, op="range", value=lo, value2=hi, unit=u[0], text=text_read))
+        else:
+            out.append(SpecConstraint(parameter=pid, op="=", value=_clean(num * u[1]), unit=u[0], text=text_read))
+        used.append((start, m.end()))
     rest = t
     for a, b in sorted(used, reverse=True):
         rest = rest[:a] + " " + rest[b:]
