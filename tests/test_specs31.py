@@ -347,3 +347,24 @@ def test_a_query_names_a_family_of_types() -> None:
     assert covers_any("oscillator", ("TCXO",)) and not covers_any("oscillator", ("crystal",))
     assert covers_any("sensor", ("temperature sensor",)) and not covers_any("sensor", ("crystal",))
     assert _read("oscillator startup time under 5 ms", ("crystal",))[1] is None  # no oscillator in the store
+
+
+# specs-43: "+/-" typed for ±, the Chinese names of SI units (GB 3100 / 3102), Chinese text run together with values
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [("+/-20ppm", (-20.0, None, 20.0, "ppm")), ("+- 0.5 V", (-0.5, None, 0.5, "V")), ("60 欧姆", (None, 60.0, None, "ohm")),
+     ("10千欧", (None, 1e4, None, "ohm")), ("26兆赫", (None, 26e6, None, "Hz")), ("12皮法", (None, pytest.approx(12e-12), None, "F")),
+     ("5 毫安", (None, pytest.approx(5e-3), None, "A"))],
+)
+def test_ascii_plus_minus_and_chinese_unit_names(text: str, expect: tuple) -> None:
+    pv = parse_value(text)
+    assert pv is not None and (pv.min, pv.typ, pv.max, pv.unit) == expect
+
+
+def test_a_chinese_query_run_together_reads_its_values_and_type(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _read("工作温度-40~85的TCXO")[:2] == ([("operating_temperature", "range", -40.0, 85.0, "°C")], "TCXO")
+    assert _read("晶振 26兆赫 负载电容 12皮法")[0] == [("load_capacitance", "=", pytest.approx(1.2e-11), None, "F"),
+                                                ("frequency", "=", 26e6, None, "Hz")]
+    assert _read("frequency stability +/-20ppm")[0] == [("frequency_stability", "=", 20.0, None, "ppm")]
+    monkeypatch.setattr(specs_mod, "PLUS_MINUS_ASCII", False)
+    assert parse_value("+/-20ppm") is None

@@ -264,6 +264,11 @@ def _unit_of(tail: str | None, hint: str) -> tuple[str, float, str] | None:
     return "", 1.0, ""
 
 
+# specs-43: "+/-" and "+-" before a number are the ± sign typed in ASCII (datasheets exported from text, and queries)
+PLUS_MINUS_ASCII = True  # off for an ablation (benchmarks/spec_rerun.py --without plus-minus-ascii)
+_PLUS_MINUS_RE = re.compile(r"(?<![\w.])\+\s*/?\s*-\s*(?=\d)")
+
+
 def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedValue | None:
     """One printed value cell -> numbers in the canonical unit; None when it is not a value.
 
@@ -274,6 +279,8 @@ def parse_value(text: str, unit_hint: str = "", role: str = "value") -> ParsedVa
     t = t.strip().rstrip(",;")
     if not t or t in ("-", "—", "/", "N/A", "n/a"):
         return None
+    if PLUS_MINUS_ASCII:
+        t = _PLUS_MINUS_RE.sub("±", t)  # "+/-20ppm", "+- 0.5 V": the ± typed in ASCII
     pv = ParsedValue(footnotes=notes)
     post = ""
     q = _QUAL_RE.search(t)
@@ -862,7 +869,7 @@ def _param_regex() -> re.Pattern[str]:
     return re.compile("(" + "|".join(re.escape(a) for a in alts) + ")", re.IGNORECASE)
 
 
-_VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a-zA-Zµ°Ω%/]+(?:/°C)?)?"
+_VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a-zA-Zµ°Ω%/\u4e00-\u9fff]+(?:/°C)?)?"
 
 
 def parse_query(
@@ -876,11 +883,15 @@ def parse_query(
     "at 25C", "1 kHz offset"): only a named parameter followed by an operator or by a value with its
     own unit ("stability ±10 ppm", "ESR below 50k", "ESR <= 50 kΩ"); no bare values."""
     t = fold(text)
+    if PLUS_MINUS_ASCII:
+        t = _PLUS_MINUS_RE.sub("±", t)
     ptype = None
     for pt in sorted(product_types, key=len, reverse=True):
-        if re.search(rf"(?<![\w-]){re.escape(pt)}(?![\w-])", t, re.IGNORECASE):
+        # a type's name as a word of its own; Chinese text runs words together ("-40~85的TCXO")
+        named = rf"(?<![A-Za-z0-9_-]){re.escape(pt)}(?![A-Za-z0-9_-])"
+        if re.search(named, t, re.IGNORECASE):
             ptype = pt
-            t = re.sub(rf"(?<![\w-]){re.escape(pt)}(?![\w-])", " ", t, count=1, flags=re.IGNORECASE)
+            t = re.sub(named, " ", t, count=1, flags=re.IGNORECASE)
             break
     out: list[SpecConstraint] = []
     used: list[tuple[int, int]] = []
@@ -910,29 +921,34 @@ def parse_query(
             op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
         try:
             v, v2, unit = _value_and_unit(m.group(3).strip(), p[1], "query")
+            end = m.end()
         except InputError:
             # "-40 to 85 TCXO": the word after the number is the next word, not a unit
             bare = re.sub(r"\s+[^\d\s]\S*$", "", m.group(3).strip())
+            if bare == m.group(3).strip():  # "-40~85的": a Chinese word run on after the number
+                bare = re.sub(r"(?<=[0-9A-Za-zµ°%Ω])[\u4e00-\u9fff]+$", "", bare)
             if bare == m.group(3).strip():
                 continue
             try:
                 v, v2, unit = _value_and_unit(bare, p[1], "query")
             except InputError:
                 continue
+            end = m.start(3) + len(bare)  # the word after it is not read with it
         c = SpecConstraint(
             parameter=p[0],
             op="range" if v2 is not None else op,
             value=v,
             value2=v2,
             unit=unit,
-            text=m.group(0).strip(),
+            text=t[m.start() : end].strip(),
         )
         if c.op == "range" and op != "=":
             continue
         out.append(c)
-        used.append(m.span())
+        used.append((m.start(), end))
     # bare values: "32.768 kHz", "12.5 pF", "-40 to 125 °C" (a range: the part must cover it)
-    bare_re = r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)(?:\s*(?:~|～|to|…)\s*([-+]?\d+(?:\.\d+)?))?\s*([a-zA-Zµ°Ω%]+)(?![\w])"
+    bare_re = (r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)(?:\s*(?:~|～|to|…)\s*([-+]?\d+(?:\.\d+)?))?\s*"
+               r"([a-zA-Zµ°Ω%]+(?![\w])|[\u4e00-\u9fff]{1,3})")
     for m in [] if strict else re.finditer(bare_re, t):
         if any(a <= m.start() < b for a, b in used):
             continue
