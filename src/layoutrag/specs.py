@@ -963,10 +963,10 @@ def parse_query(
         if num is None:
             continue
         # a word of the parameter's own names just before it ("supply 3.3 V") is read with it
-        named = re.search(r"([^\W\d_]+)\s*$", t[: m.start()])
+        word_before = re.search(r"([^\W\d_]+)\s*$", t[: m.start()])
         start = m.start()
-        if named and any(named.group(1).lower() in n.split() for n in parameter_names(pid)[0]):
-            start = named.start(1)
+        if word_before and any(word_before.group(1).lower() in n.split() for n in parameter_names(pid)[0]):
+            start = word_before.start(1)
         text_read = t[start : m.end()].strip()
         if num2 is not None:
             lo, hi = sorted((_clean(num * u[1]), _clean(num2 * u[1])))
