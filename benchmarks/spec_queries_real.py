@@ -8,7 +8,8 @@ in their tables for the parameters the queries ask about, read by hand, not by t
 query's gold set is the documents whose facts meet every constraint, decided here with these rules
 (independent of ``layoutrag.parametric``): ``=`` holds when the number is printed (min, typ or max)
 or lies in a printed min..max (a ``±x`` row matches x); ``<=`` when a row's worst case (max, else
-typ, else min) is at most the bound; ``>=`` likewise from below (min, else typ, else max); a range
+typ, else min) is at most the bound (a voltage or current row printed negative only is compared by its magnitude with
+a positive bound: DAC0808's IEE -13 mA is no supply current <= 100 uA - since 2026-12-07, before signed); ``>=`` likewise from below (min, else typ, else max); a range
 when one row's min..max covers it. A document's ratings rows answer a constraint only where it
 prints no characteristic (or recommended-condition) row of that parameter. A document is gold
 when every constraint is met by some row of it (one document = one part family; its part groups
@@ -101,8 +102,10 @@ def load_facts(path: Path) -> dict[str, list[dict]]:
         if not line.strip() or line.startswith("#"):
             continue
         doc, pid, kind, lo, ty, hi, unit, _page = line.split("\t")
+        base = next((b for b in ("V", "A") if unit.endswith(b) and unit[: -len(b)] in _PREFIX), "")
         out.setdefault(doc, []).append(
-            {"pid": pid, "kind": kind, "min": to_canonical(lo, unit), "typ": to_canonical(ty, unit), "max": to_canonical(hi, unit)}
+            {"pid": pid, "kind": kind, "min": to_canonical(lo, unit), "typ": to_canonical(ty, unit), "max": to_canonical(hi, unit),
+             "unit": base}
         )
     return out
 
@@ -113,6 +116,11 @@ def _rel(a: float, b: float) -> bool:
 
 def row_meets(op: str, lo: float, hi: float | None, r: dict) -> bool:
     mn, ty, mx = r["min"], r["typ"], r["max"]
+    nums = [x for x in (mn, ty, mx) if x is not None]
+    if r.get("unit") in ("V", "A") and lo > 0 and (hi is None or hi > 0) and nums and all(x <= 0 for x in nums) and min(nums) < 0:
+        # a voltage or current printed negative only (a negative rail's IEE, a p-channel part's VDS): a positive bound
+        # is on its magnitude ("supply current <= 100 uA" is not met by -13 mA)
+        mn, ty, mx = (None if x is None else -x for x in (mn, ty, mx))
     tol = mn is not None and mx is not None and mn < 0 < mx and _rel(-mn, mx)
     if op in ("<=", "<"):
         x = mx if mx is not None else (ty if ty is not None else mn)

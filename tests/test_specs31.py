@@ -368,3 +368,21 @@ def test_a_chinese_query_run_together_reads_its_values_and_type(monkeypatch: pyt
     assert _read("frequency stability +/-20ppm")[0] == [("frequency_stability", "=", 20.0, None, "ppm")]
     monkeypatch.setattr(specs_mod, "PLUS_MINUS_ASCII", False)
     assert parse_value("+/-20ppm") is None
+
+
+def test_a_positive_bound_on_a_value_printed_negative_is_on_its_magnitude(monkeypatch: pytest.MonkeyPatch) -> None:
+    from layoutrag.records import SpecValue
+    from layoutrag.specs import check_value
+
+    def value(lo: float | None, typ: float | None, hi: float | None, unit: str = "V") -> SpecValue:
+        return SpecValue(doc_id="d", part="P", parameter="vgs_th", parameter_printed="VGS(th)", min=lo, typ=typ, max=hi,
+                         unit=unit, page=1, row_bbox_pdf=(0, 0, 1, 1), chunk_id="c")
+
+    p_channel = value(-0.5, -0.9, -1.3)  # a p-channel threshold: min / max are magnitudes
+    assert check_value(parse_constraint("vgs(th) <= 1.5 V"), p_channel) is True
+    assert check_value(parse_constraint("vgs(th) <= 1 V"), p_channel) is False  # |max| 1.3 V
+    assert check_value(parse_constraint("vgs(th) >= 0.4 V"), p_channel) is True
+    assert check_value(parse_constraint("vgs(th) <= -1 V"), p_channel) is True  # a negative bound: as printed
+    assert check_value(parse_constraint("vgs(th) <= 1 V"), value(-1.0, None, 1.0)) is True  # a ± range: as printed
+    monkeypatch.setattr(specs_mod, "MAGNITUDES", False)
+    assert check_value(parse_constraint("vgs(th) >= 0.4 V"), p_channel) is False

@@ -994,6 +994,9 @@ def _rel_eq(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-30)
 
 
+MAGNITUDES = True  # a positive voltage or current bound on a value printed negative only: its magnitude; off for an ablation
+
+
 def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
     """Does one value meet the constraint? None when it says nothing (no number, another unit).
 
@@ -1002,6 +1005,13 @@ def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
     (as min, typ or max) or lies in the printed min..max; range: the printed range covers it."""
     if v.unit != c.unit and c.unit:
         return None
+    if MAGNITUDES and c.unit in ("V", "A") and c.value > 0 and (c.value2 is None or c.value2 > 0):
+        nums = [x for x in (v.min, v.typ, v.max) if x is not None]
+        if nums and all(x <= 0 for x in nums) and any(x < 0 for x in nums):
+            # a p-channel part's or a negative rail's value printed with its sign ("VDS -30 V", "VGS(th) -0.5 / -1.3
+            # V"): a positive bound is on its magnitude, the roles kept (min is the least magnitude), as a
+            # distributor's parametric table lists it
+            v = v.model_copy(update={k: (None if x is None else -x) for k, x in (("min", v.min), ("typ", v.typ), ("max", v.max))})
     lo, hi = _bounds(v)
     if lo is None or hi is None:
         return None
