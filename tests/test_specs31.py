@@ -386,3 +386,15 @@ def test_a_positive_bound_on_a_value_printed_negative_is_on_its_magnitude(monkey
     assert check_value(parse_constraint("vgs(th) <= 1 V"), value(-1.0, None, 1.0)) is True  # a ± range: as printed
     monkeypatch.setattr(specs_mod, "MAGNITUDES", False)
     assert check_value(parse_constraint("vgs(th) >= 0.4 V"), p_channel) is False
+
+
+def test_ranges_spelled_with_both_units_or_between() -> None:
+    assert _read("TCXO -40℃~+85℃")[0] == [("operating_temperature", "range", -40.0, 85.0, "°C")]
+    assert _read("crystal 8 pF to 12 pF")[0] == [("load_capacitance", "range", pytest.approx(8e-12), pytest.approx(12e-12), "F")]
+    assert _read("operating temperature from -40 to 85")[0] == [("operating_temperature", "range", -40.0, 85.0, "°C")]
+    assert _read("ESR between 20 and 50 ohm")[0] == [("esr", ">=", 20.0, None, "ohm"), ("esr", "<=", 50.0, None, "ohm")]
+    cons, _, _ = parse_constraints(["load capacitance between 8 pF and 12 pF"], None, ())
+    assert [(c.op, c.value) for c in cons] == [(">=", pytest.approx(8e-12)), ("<=", pytest.approx(12e-12))]
+    assert _read("op amp 2.7V to 5.5V", ("operational amplifier",))[:2] == (
+        [("supply_voltage", "range", 2.7, 5.5, "V")], "operational amplifier")
+    assert _read("oscillator 26 MHz")[:2] == ([("frequency", "=", 26e6, None, "Hz")], "oscillator")

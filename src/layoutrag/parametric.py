@@ -30,7 +30,7 @@ from layoutrag.records import (
     SpecSearchResult,
     SpecValue,
 )
-from layoutrag.specs import check, describe_constraint, parse_constraint, parse_query
+from layoutrag.specs import check, describe_constraint, parse_constraint, parse_query, spelled_ranges
 from layoutrag.storage import DataDir
 from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters
@@ -138,7 +138,8 @@ def parse_constraints(
 ) -> tuple[list[SpecConstraint], str | None, str]:
     """Constraints from ``--where`` strings (strict: a bad one is an InputError) and from a natural
     query (lenient: what is not read is returned as the rest)."""
-    cons = [parse_constraint(w) for w in (where or [])]
+    # "ESR between 20 and 50 ohm" is two constraints; "8 pF to 12 pF" one range
+    cons = [parse_constraint(piece) for w in (where or []) for piece in _pieces(w)]
     ptype, rest = None, ""
     if query:
         more, ptype, rest = parse_query(query, product_types)
@@ -146,6 +147,14 @@ def parse_constraints(
         if ptype is None and rest:
             ptype, rest = _named_type(rest, product_types)
     return cons, ptype, rest
+
+
+def _pieces(where: str) -> list[str]:
+    """A --where constraint as the constraints it states (`specs.spelled_ranges`)."""
+    if not isinstance(where, str):
+        return [where]
+    spelled = spelled_ranges(where)
+    return [p.strip() for p in spelled.split(",")] if spelled != where else [where]
 
 
 def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:

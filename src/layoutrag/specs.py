@@ -20,7 +20,8 @@ from functools import cache, lru_cache
 
 from layoutrag.errors import InputError
 from layoutrag.records import SpecConstraint, SpecValue
-from layoutrag.vocab import product_types, spec_parameters, spec_units, symbol_encoding
+from layoutrag.vocab import product_types as type_patterns
+from layoutrag.vocab import spec_parameters, spec_units, symbol_encoding
 
 __all__ = [
     "MODIFIER_WORDS",
@@ -846,8 +847,8 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str) -> bool:
     names, _ = parameter_names(pid)
     if any(word in n.split() for n in names):
         return False  # "supply 3.3 V", "temperature -40 to 85 °C"
-    if any(re.search(pattern, word, re.IGNORECASE) for pattern, _ in product_types()):
-        return False  # a type word the query names its part by ("oscillator", "LDO")
+    if any(re.search(rf"(?:{pattern})[\w-]*$", head, re.IGNORECASE) for pattern, _ in type_patterns()):
+        return False  # a type the query names its part by ("oscillator", "LDO", "op amp")
     return len(word) >= 2
 
 
@@ -872,6 +873,31 @@ def _param_regex() -> re.Pattern[str]:
 _VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a-zA-Zµ°Ω%/\u4e00-\u9fff]+(?:/°C)?)?"
 
 
+_NUM = r"[-+±]?\d+(?:\.\d+)?"
+_UNIT_WORD = r"[a-zA-Zµ°Ω%/\u4e00-\u9fff]+"
+# "8 pF to 12 pF", "-40℃~+85℃": a range whose ends both print the unit, read as "8 to 12 pF"
+_TWO_UNITS_RE = re.compile(rf"({_NUM})\s*({_UNIT_WORD})\s*(~|to|…|-)\s*({_NUM})\s*\2(?![\w])")
+# "ESR between 20 and 50 ohm", "between 20 ohm and 50 ohm": the value lies within - at least the one, at most the other
+_BETWEEN_RE = re.compile(
+    rf"(?P<name>[^\W\d_][^,;<>=≤≥]*?)\s+between\s+(?P<a>{_NUM})\s*(?P<ua>{_UNIT_WORD})?\s+and\s+(?P<b>{_NUM})\s*(?P<ub>{_UNIT_WORD})?",
+    re.IGNORECASE,
+)
+
+
+def spelled_ranges(text: str) -> str:
+    """A query's or constraint's ranges as the parser reads them: "8 pF to 12 pF" -> "8 to 12 pF"; "X between A and B
+    unit" -> "X >= A unit, X <= B unit" (the value lies within; "X = A to B" is a range the part must cover)."""
+    t = _TWO_UNITS_RE.sub(lambda m: f"{m.group(1)} {m.group(3)} {m.group(4)} {m.group(2)}", text)
+
+    def both(m: re.Match[str]) -> str:
+        unit_b = m.group("ub") or m.group("ua") or ""
+        unit_a = m.group("ua") or unit_b
+        name = m.group("name").strip()
+        return f"{name} >= {m.group('a')} {unit_a}, {name} <= {m.group('b')} {unit_b}".replace("  ", " ").strip()
+
+    return _BETWEEN_RE.sub(both, t)
+
+
 def parse_query(
     text: str, product_types: tuple[str, ...] = (), *, strict: bool = False
 ) -> tuple[list[SpecConstraint], str | None, str]:
@@ -885,6 +911,7 @@ def parse_query(
     t = fold(text)
     if PLUS_MINUS_ASCII:
         t = _PLUS_MINUS_RE.sub("±", t)
+    t = spelled_ranges(t)
     ptype = None
     for pt in sorted(product_types, key=len, reverse=True):
         # a type's name as a word of its own; Chinese text runs words together ("-40~85的TCXO")
@@ -897,7 +924,7 @@ def parse_query(
     used: list[tuple[int, int]] = []
     word_ops = "|".join(w for w, _ in _WORD_OPS)
     piece = re.compile(
-        rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_VAL})",
+        rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|from\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_VAL})",
         re.IGNORECASE,
     )
     for m in piece.finditer(t):
@@ -965,8 +992,12 @@ def parse_query(
         # a word of the parameter's own names just before it ("supply 3.3 V") is read with it
         word_before = re.search(r"([^\W\d_]+)\s*$", t[: m.start()])
         start = m.start()
-        if word_before and any(word_before.group(1).lower() in n.split() for n in parameter_names(pid)[0]):
-            start = word_before.start(1)
+        if (
+            word_before
+            and any(word_before.group(1).lower() in n.split() for n in parameter_names(pid)[0])
+            and not any(re.search(pattern, word_before.group(1), re.IGNORECASE) for pattern, _ in type_patterns())
+        ):
+            start = word_before.start(1)  # not a type's word ("oscillator 26 MHz": the type, read apart)
         text_read = t[start : m.end()].strip()
         if num2 is not None:
             lo, hi = sorted((_clean(num * u[1]), _clean(num2 * u[1])))
