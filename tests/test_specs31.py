@@ -398,3 +398,17 @@ def test_ranges_spelled_with_both_units_or_between() -> None:
     assert _read("op amp 2.7V to 5.5V", ("operational amplifier",))[:2] == (
         [("supply_voltage", "range", 2.7, 5.5, "V")], "operational amplifier")
     assert _read("oscillator 26 MHz")[:2] == ([("frequency", "=", 26e6, None, "Hz")], "oscillator")
+
+
+def test_compare_shows_what_the_part_does_before_its_ratings() -> None:
+    from layoutrag.parametric import SpecStore, compare_parts
+    from layoutrag.records import SpecValue
+
+    def value(table: str, lo: float, hi: float, page: int) -> SpecValue:
+        return SpecValue(doc_id="d", part="XY358", parameter="supply_voltage", parameter_printed="Supply voltage",
+                         min=lo, max=hi, unit="V", page=page, row_bbox_pdf=(0, 0, 1, 1), chunk_id="c", table=table)
+
+    store = SpecStore({"d": CARD}, {"d": [value("ratings", -0.3, 6.0, 2), value("summary", 2.7, 5.5, 1),
+                                          value("characteristics", 2.7, 5.5, 4)]})
+    cell = compare_parts(store, ["XY358"]).rows[0].cells[0]
+    assert [v.table for v in cell] == ["characteristics", "summary", "ratings"]

@@ -338,7 +338,7 @@ def compare(
         t.add_row(
             row.parameter,
             *(
-                "\n".join(f"{v.printed()} (p{v.page})" for v in cell) or "-"
+                "\n".join(f"{v.printed()} (p{v.page}{', ratings' if v.table == 'ratings' else ''})" for v in cell) or "-"
                 for cell in row.cells
             ),
         )

@@ -253,6 +253,15 @@ def resolve_part(store: SpecStore, name: str) -> tuple[str, str]:
     raise NotFoundError(f"unknown part: {name[:80]} (no document with spec values names it)")
 
 
+_TABLE_ORDER = {"characteristics": 0, "ordering": 1, "summary": 2, "ratings": 3}
+
+
+def _shown_first(v: SpecValue) -> tuple[int, int]:
+    """A compare cell's order: what the part does (characteristics, its ordering code's) before a Features line's
+    headline and the absolute maximum ratings (limits it must not be taken to), then as printed (page order)."""
+    return _TABLE_ORDER.get(v.table, 1), v.page
+
+
 def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
     if not parts:
         raise InputError("compare needs at least one part")
@@ -273,7 +282,9 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
                 params.append(v.parameter)
     params.sort(key=lambda p: (order.get(p, len(order)), p))
     rows = [
-        SpecCompareRow(parameter=p, cells=[[v for v in vals if v.parameter == p] for _, _, vals in cols])
+        SpecCompareRow(
+            parameter=p, cells=[sorted((v for v in vals if v.parameter == p), key=_shown_first) for _, _, vals in cols]
+        )
         for p in params
     ]
     return SpecComparison(parts=[p for _, p, _ in cols], doc_ids=[d for d, _, _ in cols], rows=rows)

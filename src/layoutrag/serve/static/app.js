@@ -410,7 +410,7 @@ function specValueLinks(values) {
   return values.slice(0, 4).map((v) => {
     const c = v.cells[0];
     const unitShown = !v.unit_printed || v.value_text.trimEnd().endsWith(v.unit_printed);  // as SpecValue.printed()
-    const label = (unitShown ? v.value_text : `${v.value_text} ${v.unit_printed}`).trim();
+    const label = (unitShown ? v.value_text : `${v.value_text} ${v.unit_printed}`).trim() + (v.table === "ratings" ? " (ratings)" : "");
     if (!c) return esc(label);
     return `<a class="speccell" href="${esc(cellHref(v, c))}" title="${esc(v.parameter_printed + ": " + (v.conditions || ""))} — page ${v.page}">${esc(label)}</a>`;
   }).join("<br>");
