@@ -132,8 +132,10 @@ def create_mcp_server(data_root: Path, *, settings: Settings | None = None) -> M
     @server.tool(
         description="Parametric search: parts/series whose spec values meet constraints. `where`: "
         "constraints like 'ESR <= 50 kohm', 'load capacitance = 12.5 pF', 'operating temperature = -40 to 85'; "
-        "`query`: the same in words ('32.768 kHz crystal ESR below 50k'). Returns the constraints as read "
-        "and results ranked by constraints met (meets / fails / unknown), each value with page and cell boxes."
+        "'ESR between 20 and 50 ohm' (two bounds); `query`: the same in words ('32.768 kHz crystal ESR below 50k', "
+        "'MOSFET Vds >= 30 V', '工作温度 -40~85 的 TCXO'); `product_type`: a type or family ('TCXO', 'oscillator', "
+        "'sensor'). Returns the constraints as read, what was not read (`unparsed`), and results ranked by "
+        "constraints met (meets / fails / unknown), each value with page and cell boxes."
     )
     def find_parts(
         where: list[str] | None = None, query: str | None = None, product_type: str | None = None, limit: int = 20
