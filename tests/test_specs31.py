@@ -412,3 +412,37 @@ def test_compare_shows_what_the_part_does_before_its_ratings() -> None:
                                           value("characteristics", 2.7, 5.5, 4)]})
     cell = compare_parts(store, ["XY358"]).rows[0].cells[0]
     assert [v.table for v in cell] == ["characteristics", "summary", "ratings"]
+
+
+@pytest.mark.parametrize(
+    ("query", "types", "expect"),
+    [
+        ("standby current 10 uA max", (), [("standby_current", "<=", pytest.approx(1e-5), None, "A")]),  # an operator after
+        ("压差200mV以下 饱和电流3A以上", (),
+         [("dropout_voltage", "<=", pytest.approx(0.2), None, "V"), ("rated_current", ">=", 3.0, None, "A")]),
+        ("stability within ±0.28 ppm over -40 to +85°C", (),
+         [("frequency_stability", "<=", 0.28, None, "ppm"), ("operating_temperature", "range", -40.0, 85.0, "°C")]),
+        ("RDS(on) < 5 mOhm at VGS = 10 V", (), [("rds_on", "<", pytest.approx(0.005), None, "ohm")]),  # a condition
+        ("PSRR at least 70 dB at 1 kHz", (), [("psrr", ">=", 70.0, None, "dB")]),
+        ("power-on time below 10 ms", (), [("startup_time", "<=", pytest.approx(0.01), None, "s")]),  # hyphen or space
+        ("RTC 1.8-5.5V", ("real-time clock",), [("supply_voltage", "range", 1.8, 5.5, "V")]),
+        ("电源电压介于1.7V和5.5V之间", (), [("supply_voltage", ">=", 1.7, None, "V"), ("supply_voltage", "<=", 5.5, None, "V")]),
+        ("aging less than 0.5 ppb/day", (), []),  # a unit the parser does not know: unread, not read without it
+        ("12MHz晶体谐振器", ("crystal",), [("frequency", "=", 12e6, None, "Hz")]),
+    ],
+)
+def test_natural_query_forms(query: str, types: tuple[str, ...], expect: list) -> None:
+    assert _read(query, types or ("crystal",))[0] == expect
+
+
+@pytest.mark.parametrize(
+    ("query", "types", "ptype"),
+    [("TVS diode 5V standoff", ("ESD protection", "diode"), "ESD protection"),  # the earliest words win
+     ("TVS管 钳位电压不超过38.9V", ("ESD protection",), "ESD protection"),  # Chinese runs into the Latin word
+     ("isolated converter 5V", ("DC-DC converter", "AC-DC converter"), "converter"),  # the family's own word
+     ("low-noise amplifier", ("operational amplifier", "audio amplifier"), "amplifier"),
+     ("buck converter 2 MHz", ("DC-DC converter",), "DC-DC converter"),
+     ("serial flash memory 3.3V", ("flash memory",), "flash memory")],
+)
+def test_a_query_names_its_type_or_family(query: str, types: tuple[str, ...], ptype: str) -> None:
+    assert _read(query, types)[1] == ptype

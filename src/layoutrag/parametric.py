@@ -142,9 +142,10 @@ def parse_constraints(
     cons = [parse_constraint(piece) for w in (where or []) for piece in _pieces(w)]
     ptype, rest = None, ""
     if query:
-        more, ptype, rest = parse_query(query, product_types)
+        # the type is read from the words the constraints leave (`_named_type`: by its name or any of its words)
+        more, _, rest = parse_query(query)
         cons += more
-        if ptype is None and rest:
+        if rest:
             ptype, rest = _named_type(rest, product_types)
     return cons, ptype, rest
 
@@ -157,21 +158,38 @@ def _pieces(where: str) -> list[str]:
     return [p.strip() for p in spelled.split(",")] if spelled != where else [where]
 
 
+# the last word several product types share names their family ("converter": DC-DC and AC-DC converters)
+_FAMILIES = ("oscillator", "converter", "sensor", "amplifier", "driver", "transceiver", "diode", "switch")
+
+
 def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
-    """The product type a query names by another of its words (data/product_types.tsv: "op amp" for operational
-    amplifier, "LDO" for voltage regulator), one of `among` (the store's types), and the text without those words;
-    at one position the more specific pattern wins, as the card reads a title."""
+    """The product type a query names by its name or another of its words (data/product_types.tsv: "op amp" for
+    operational amplifier, "LDO" for voltage regulator, "TVS" for ESD protection), one of `among` (the store's types)
+    or a family of them, and the text without those words. The earliest words win ("TVS diode": ESD protection), at
+    one position the more specific pattern, as the card reads a title; a family's own word ("isolated converter",
+    "low-noise amplifier") names the family. Word edges are ASCII ones: Chinese runs into Latin ("TVS管")."""
     best: tuple[int, int, str, re.Match[str]] | None = None
     for rank, (pattern, name) in enumerate(type_patterns()):
         if not covers_any(name, among):
             continue  # a type (or family: "oscillator", "sensor") the store holds no document of
-        m = re.search(pattern, text, re.IGNORECASE)
+        named = rf"(?:{pattern})|(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])"
+        m = re.search(named, text, re.IGNORECASE | re.ASCII)
         if m and (best is None or (m.start(), rank) < best[:2]):
             best = (m.start(), rank, name, m)
     if best is None:
-        return None, text
+        fam = next(
+            (m for f in _FAMILIES if covers_any(f, among) and (m := re.search(rf"\b{f}s?\b", text, re.IGNORECASE))),
+            None,
+        )
+        if fam is None:
+            return None, text
+        best = (fam.start(), 0, fam.group(0).lower().rstrip("s"), fam)
     m = best[3]
-    return best[2], re.sub(r"\s+", " ", text[: m.start()] + " " + text[m.end() :]).strip()
+    name = best[2]
+    word = m.group(0).lower()
+    if word in _FAMILIES and word != name.lower() and covers_any(word, among):
+        name = word  # "converter" alone: DC-DC and AC-DC ones
+    return name, re.sub(r"\s+", " ", text[: m.start()] + " " + text[m.end() :]).strip()
 
 
 def find_parts(

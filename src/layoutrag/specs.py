@@ -719,9 +719,22 @@ _OPS = {
     "==": "=",
 }
 _WORD_OPS = (
-    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|不超过|小于|低于|以下|≤)", "<="),
+    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|within|不超过|小于|低于|以下|≤)", "<="),
     (r"(?:above|over|more than|at least|min(?:imum)?|不低于|大于|高于|以上|≥)", ">="),
 )
+# an operator after the value ("0.3 pF max", "3A以上", "200mV以下")
+_POSTFIX_RE = re.compile(r"\s*(max(?:imum)?\.?|min(?:imum)?\.?|或?以下|或?以上)(?![A-Za-z])", re.IGNORECASE)
+_POSTFIX_OPS = {"max": "<=", "maximum": "<=", "以下": "<=", "min": ">=", "minimum": ">=", "以上": ">="}
+
+
+def _postfix(text: str) -> tuple[str, int]:
+    """The operator a value's next words state, and their length; ("", 0) when none."""
+    m = _POSTFIX_RE.match(text)
+    if not m:
+        return "", 0
+    return _POSTFIX_OPS[m.group(1).lower().rstrip(".").lstrip("或")], m.end()
+
+
 _CONSTRAINT_RE = re.compile(r"^\s*(.+?)\s*(<=|=<|>=|=>|==|≤|≥|<|>|=)\s*(.+?)\s*$")
 
 
@@ -825,17 +838,22 @@ def parse_constraint(text: str) -> SpecConstraint:
 # parameter its unit names by default; a word of that default parameter's own names ("supply 3.3 V", "temperature
 # -40 to 85 °C"), a product type's and a joining word ("with", "at", 的) leave it a bare value
 BARE_OWNERS = True  # off for an ablation
-_JOINING = frozenset({"a", "an", "the", "and", "or", "with", "at", "of", "for", "in", "on", "by", "per", "about",
+_JOINING = frozenset({"a", "an", "the", "and", "or", "with", "of", "for", "in", "on", "by", "per", "about",
                       "around", "approx", "approximately", "is", "be", "from", "的", "和", "及", "或", "在"})
 
 
-def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str) -> bool:
-    """Is the bare value at `start` of `t` the value of something the query names and the parser did not read?"""
+def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bool = False) -> bool:
+    """Is the bare value at `start` of `t` the value of something the query names and the parser did not read (or a
+    test condition, after "at" / "@")?"""
     before = list(t[:start])
     for a, b in used:  # what was read is no owner, and ends what comes before it
         for k in range(a, min(b, start)):
             before[k] = ","
-    head = "".join(before).rstrip()
+    head = "".join(before).rstrip().rstrip("±").rstrip()  # "精度±5ppm": the ± is the value's
+    if re.search(r"(?:\bat|@)$", head, re.IGNORECASE):
+        return True  # "PSRR 70 dB at 1 kHz", "-140dBc/Hz@1kHz": a test condition
+    if ranged and re.search(r"\b(?:over|across)$", head, re.IGNORECASE):
+        return False  # "over -40 to +85 °C": the range the query asks it to hold over
     if re.search(rf"(?:<=|>=|≤|≥|<|>|=|{'|'.join(w for w, _ in _WORD_OPS)})$", head, re.IGNORECASE):
         return True  # "Vds >= 30 V": an operator with no parameter read before it
     m = re.search(r"([^\W\d_][\w()/.-]*)$", head)
@@ -867,7 +885,8 @@ def _param_regex() -> re.Pattern[str]:
     alts = sorted(
         {n for n, _, _, _ in _names()} | {s.lower() for s in _symbols() if len(s) >= 2}, key=len, reverse=True
     )
-    return re.compile("(" + "|".join(re.escape(a) for a in alts) + ")", re.IGNORECASE)
+    # a name's words joined by a space or a hyphen ("power-on time", "open-loop gain")
+    return re.compile("(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]") for a in alts) + ")", re.IGNORECASE)
 
 
 _VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a-zA-Zµ°Ω%/\u4e00-\u9fff]+(?:/°C)?)?"
@@ -884,6 +903,11 @@ _BETWEEN_RE = re.compile(
 )
 
 
+_BETWEEN_ZH_RE = re.compile(
+    rf"(?P<name>[\u4e00-\u9fff]+)\s*介于\s*(?P<a>{_NUM})\s*(?P<ua>{_UNIT_WORD[:-1]}*?)\s*(?:和|与|到|至|~)\s*(?P<b>{_NUM})\s*(?P<ub>[a-zA-Zµ°Ω%/]*)\s*之间"
+)
+
+
 def spelled_ranges(text: str) -> str:
     """A query's or constraint's ranges as the parser reads them: "8 pF to 12 pF" -> "8 to 12 pF"; "X between A and B
     unit" -> "X >= A unit, X <= B unit" (the value lies within; "X = A to B" is a range the part must cover)."""
@@ -895,7 +919,7 @@ def spelled_ranges(text: str) -> str:
         name = m.group("name").strip()
         return f"{name} >= {m.group('a')} {unit_a}, {name} <= {m.group('b')} {unit_b}".replace("  ", " ").strip()
 
-    return _BETWEEN_RE.sub(both, t)
+    return _BETWEEN_ZH_RE.sub(both, _BETWEEN_RE.sub(both, t))  # 电源电压介于1.7V和5.5V之间
 
 
 def parse_query(
@@ -943,24 +967,37 @@ def parse_query(
             before = t[: m.start()]
             if re.search(r"(?:\bat|@|\bwith|\bfor)\s*$", before, re.IGNORECASE) or before.count("(") > before.count(")"):
                 continue  # "at Vcc 2.5 V", "(Vcc=0)": a test condition, not a constraint
+        elif re.search(r"(?:\bat|@)\s*$", t[: m.start()], re.IGNORECASE):
+            continue  # "RDS(on) < 5 mOhm at VGS = 10 V": a test condition, not a constraint
         op = _OPS.get(op_text)
         if op is None:
             op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
+        val = m.group(3).strip()
+        post = re.search(r"(?<=[0-9A-Za-zµ°%Ω])(或?以下|或?以上)$", val)  # "200mV以下"
+        if post:
+            val = val[: post.start()]
         try:
-            v, v2, unit = _value_and_unit(m.group(3).strip(), p[1], "query")
-            end = m.end()
+            v, v2, unit = _value_and_unit(val, p[1], "query")
+            end = m.start(3) + len(val)
         except InputError:
             # "-40 to 85 TCXO": the word after the number is the next word, not a unit
-            bare = re.sub(r"\s+[^\d\s]\S*$", "", m.group(3).strip())
-            if bare == m.group(3).strip():  # "-40~85的": a Chinese word run on after the number
-                bare = re.sub(r"(?<=[0-9A-Za-zµ°%Ω])[\u4e00-\u9fff]+$", "", bare)
-            if bare == m.group(3).strip():
-                continue
+            bare = re.sub(r"\s+[^\d\s]\S*$", "", val)
+            if bare == val:  # "-40~85的": a Chinese word run on after the number
+                bare = re.sub(r"(?<=[0-9A-Za-zµ°%Ω])[\u4e00-\u9fff].*$", "", bare)
+            lead = re.match(r"\s*([a-zA-Zµ°Ω%]+)", val[len(bare) :])
+            if bare == val or (lead and parse_unit(lead.group(1)) is not None):
+                continue  # "0.5 ppb/day": a unit the parser does not know - left unread, not read without it
             try:
                 v, v2, unit = _value_and_unit(bare, p[1], "query")
             except InputError:
                 continue
             end = m.start(3) + len(bare)  # the word after it is not read with it
+        if not op_text:
+            post_op, n = (_POSTFIX_OPS[post.group(1).lstrip("或")], 0) if post else _postfix(t[end:])
+            if post_op and v2 is None:
+                op, end = post_op, (m.start(3) + len(m.group(3).strip()) if post else end + n)
+        if v2 is not None and op_text in ("over", "across"):
+            op = "="  # "stability ±0.28 ppm over -40 to +85 °C": the range it holds over
         c = SpecConstraint(
             parameter=p[0],
             op="range" if v2 is not None else op,
@@ -974,8 +1011,8 @@ def parse_query(
         out.append(c)
         used.append((m.start(), end))
     # bare values: "32.768 kHz", "12.5 pF", "-40 to 125 °C" (a range: the part must cover it)
-    bare_re = (r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)(?:\s*(?:~|～|to|…)\s*([-+]?\d+(?:\.\d+)?))?\s*"
-               r"([a-zA-Zµ°Ω%]+(?![\w])|[\u4e00-\u9fff]{1,3})")
+    bare_re = (r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)(?:\s*(?:~|～|to|…|-)\s*([-+]?\d+(?:\.\d+)?))?\s*"
+               r"([a-zA-Zµ°Ω%]+(?![A-Za-z0-9_])|[\u4e00-\u9fff]{1,3})")
     for m in [] if strict else re.finditer(bare_re, t):
         if any(a <= m.start() < b for a, b in used):
             continue
@@ -983,7 +1020,7 @@ def parse_query(
         if u is None or u[0] not in _BARE_UNIT_PARAM:
             continue
         pid = _BARE_UNIT_PARAM[u[0]]
-        if any(c.parameter == pid for c in out) or (BARE_OWNERS and _owned(t, m.start(), used, pid)):
+        if any(c.parameter == pid for c in out) or (BARE_OWNERS and _owned(t, m.start(), used, pid, m.group(2) is not None)):
             continue
         num = parse_number(m.group(1).replace("±", ""))
         num2 = parse_number(m.group(2)) if m.group(2) else None
@@ -998,13 +1035,15 @@ def parse_query(
             and not any(re.search(pattern, word_before.group(1), re.IGNORECASE) for pattern, _ in type_patterns())
         ):
             start = word_before.start(1)  # not a type's word ("oscillator 26 MHz": the type, read apart)
-        text_read = t[start : m.end()].strip()
+        post_op, n = _postfix(t[m.end() :]) if num2 is None else ("", 0)
+        end = m.end() + n
+        text_read = t[start:end].strip()
         if num2 is not None:
             lo, hi = sorted((_clean(num * u[1]), _clean(num2 * u[1])))
             out.append(SpecConstraint(parameter=pid, op="range", value=lo, value2=hi, unit=u[0], text=text_read))
         else:
-            out.append(SpecConstraint(parameter=pid, op="=", value=_clean(num * u[1]), unit=u[0], text=text_read))
-        used.append((start, m.end()))
+            out.append(SpecConstraint(parameter=pid, op=post_op or "=", value=_clean(num * u[1]), unit=u[0], text=text_read))
+        used.append((start, end))
     rest = t
     for a, b in sorted(used, reverse=True):
         rest = rest[:a] + " " + rest[b:]
