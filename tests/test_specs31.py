@@ -446,3 +446,29 @@ def test_natural_query_forms(query: str, types: tuple[str, ...], expect: list) -
 )
 def test_a_query_names_its_type_or_family(query: str, types: tuple[str, ...], ptype: str) -> None:
     assert _read(query, types)[1] == ptype
+
+
+@pytest.mark.parametrize(
+    ("query", "expect"),
+    [
+        ("3.3V output voltage, ±20ppm frequency tolerance", [("output_voltage", "=", 3.3, None, "V"),
+                                                               ("frequency_tolerance", "=", 20.0, None, "ppm")]),
+        ("16-bit resolution", [("resolution", "=", 16.0, None, "bit")]),  # a value typed before its name
+        ("clamping voltage not exceeding 9.2 V, current limit greater than 2 A",
+         [("clamping_voltage", "<=", 9.2, None, "V"), ("current_limit", ">=", 2.0, None, "A")]),
+        ("输出电流不小于500mA 压摆率至少20V/us 共模抑制比最小110dB",
+         [("output_current", ">=", 0.5, None, "A"), ("slew_rate", ">=", pytest.approx(2e7), None, "V/s"),
+          ("cmrr", ">=", 110.0, None, "dB")]),
+        ("-40…+85°C", [("operating_temperature", "range", -40.0, 85.0, "°C")]),  # NFKC's "..."
+        ("电源电压1.6V至5.5V", [("supply_voltage", "range", 1.6, 5.5, "V")]),
+        ("晶振32.768KHz负载电容12.5pF", [("load_capacitance", "=", pytest.approx(1.25e-11), None, "F"),
+                                         ("frequency", "=", 32768.0, None, "Hz")]),  # named pieces are read first
+        ("rated voltage 25V", []),  # "rated" names another voltage than the supply's: left unread
+        ("ABM8-16.000MHZ-B2-T 16MHz 18pF", [("frequency", "=", 16e6, None, "Hz"),
+                                           ("load_capacitance", "=", pytest.approx(1.8e-11), None, "F")]),
+        ("humidity sensor with supply voltage between 2.4 and 5.5 V",
+         [("supply_voltage", ">=", 2.4, None, "V"), ("supply_voltage", "<=", 5.5, None, "V")]),
+    ],
+)
+def test_natural_query_forms_2(query: str, expect: list) -> None:
+    assert _read(query, ("crystal", "humidity sensor"))[0] == expect

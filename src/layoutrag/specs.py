@@ -719,12 +719,15 @@ _OPS = {
     "==": "=",
 }
 _WORD_OPS = (
-    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|within|不超过|小于|低于|以下|≤)", "<="),
-    (r"(?:above|over|more than|at least|min(?:imum)?|不低于|大于|高于|以上|≥)", ">="),
+    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|not exceeding|not more than|within|不超过|不大于|"
+     r"小于|低于|以下|最大|最高|≤)", "<="),
+    (r"(?:above|over|more than|greater than|at least|no less than|not less than|min(?:imum)?|不低于|不小于|大于|高于|"
+     r"以上|至少|最小|最低|≥)", ">="),
 )
 # an operator after the value ("0.3 pF max", "3A以上", "200mV以下")
-_POSTFIX_RE = re.compile(r"\s*(max(?:imum)?\.?|min(?:imum)?\.?|或?以下|或?以上)(?![A-Za-z])", re.IGNORECASE)
-_POSTFIX_OPS = {"max": "<=", "maximum": "<=", "以下": "<=", "min": ">=", "minimum": ">=", "以上": ">="}
+_POSTFIX_RE = re.compile(r"\s*(max(?:imum)?\.?|min(?:imum)?\.?|typ(?:ical)?\.?|或?以下|或?以上)(?![A-Za-z])", re.IGNORECASE)
+_POSTFIX_OPS = {"max": "<=", "maximum": "<=", "以下": "<=", "min": ">=", "minimum": ">=", "以上": ">=", "typ": "=",
+                "typical": "="}
 
 
 def _postfix(text: str) -> tuple[str, int]:
@@ -856,17 +859,21 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
         return False  # "over -40 to +85 °C": the range the query asks it to hold over
     if re.search(rf"(?:<=|>=|≤|≥|<|>|=|{'|'.join(w for w, _ in _WORD_OPS)})$", head, re.IGNORECASE):
         return True  # "Vds >= 30 V": an operator with no parameter read before it
-    m = re.search(r"([^\W\d_][\w()/.-]*)$", head)
+    if any(re.search(rf"(?:{pattern})[\w-]*$", head, re.IGNORECASE) for pattern, _ in type_patterns()):
+        return False  # a type the query names its part by ("oscillator", "LDO", "op amp", "MEMS oscillator")
+    m = re.search(r"(?<![0-9.])([^\W\d_][\w()/.-]*)$", head)  # not a value's unit ("16MHz 18pF")
     if m is None:
         return False
     word = m.group(1).lower().rstrip(".")
-    if word in _JOINING:
-        return False
+    if word in _JOINING or re.search(r"\d", word):
+        return False  # a joining word; a part number or code ("ABM8-16.000MHZ-B2-T 16MHz") owns no value
     names, _ = parameter_names(pid)
     if any(word in n.split() for n in names):
-        return False  # "supply 3.3 V", "temperature -40 to 85 °C"
-    if any(re.search(rf"(?:{pattern})[\w-]*$", head, re.IGNORECASE) for pattern, _ in type_patterns()):
-        return False  # a type the query names its part by ("oscillator", "LDO", "op amp")
+        # "supply 3.3 V", "temperature -40 to 85 °C" - but "rated voltage 25V", "isolation voltage 5000 Vrms": the
+        # word before names another quantity the vocabulary does not hold
+        prev = re.search(r"([^\W\d_]+)[\s-]+[^\W\d_]+$", head)
+        other = prev.group(1).lower() if prev else ""
+        return bool(other) and other not in _JOINING and not any(other in n.split() for n in names)
     return len(word) >= 2
 
 
@@ -889,13 +896,23 @@ def _param_regex() -> re.Pattern[str]:
     return re.compile("(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]") for a in alts) + ")", re.IGNORECASE)
 
 
-_VAL = r"[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*(?:[a-zA-Zµ°Ω%/\u4e00-\u9fff]+(?:/°C)?)?"
+_RANGE_SEP = r"(?:~|to|-|…|\.\.\.|到|至)"  # "..." is the NFKC of "…"
+
+
+@cache
+def _val() -> str:
+    """A value as a query types it: a number or a range, its unit - Latin letters, or a Chinese unit name of the unit
+    table (GB 3100: 毫安, 兆赫, 欧), or an operator written after it (以下 / 以上)."""
+    cjk = sorted((u for u in _unit_table() if re.search(r"[\u4e00-\u9fff]", u)), key=len, reverse=True)
+    units = "|".join(map(re.escape, [*cjk, "或以下", "或以上", "以下", "以上"]))
+    return (rf"[-+±]?\d+(?:\.\d+)?(?:\s*{_RANGE_SEP}\s*[-+]?\d+(?:\.\d+)?)?\s*"
+            rf"(?:(?:[a-zA-Zµ°Ω%/]+(?:/°C)?)(?:{units})?|{units})?")
 
 
 _NUM = r"[-+±]?\d+(?:\.\d+)?"
 _UNIT_WORD = r"[a-zA-Zµ°Ω%/\u4e00-\u9fff]+"
 # "8 pF to 12 pF", "-40℃~+85℃": a range whose ends both print the unit, read as "8 to 12 pF"
-_TWO_UNITS_RE = re.compile(rf"({_NUM})\s*({_UNIT_WORD})\s*(~|to|…|-)\s*({_NUM})\s*\2(?![\w])")
+_TWO_UNITS_RE = re.compile(rf"({_NUM})\s*({_UNIT_WORD})\s*(~|to|…|\.\.\.|-|到|至)\s*({_NUM})\s*\2(?![A-Za-z0-9_])")
 # "ESR between 20 and 50 ohm", "between 20 ohm and 50 ohm": the value lies within - at least the one, at most the other
 _BETWEEN_RE = re.compile(
     rf"(?P<name>[^\W\d_][^,;<>=≤≥]*?)\s+between\s+(?P<a>{_NUM})\s*(?P<ua>{_UNIT_WORD})?\s+and\s+(?P<b>{_NUM})\s*(?P<ub>{_UNIT_WORD})?",
@@ -917,7 +934,10 @@ def spelled_ranges(text: str) -> str:
         unit_b = m.group("ub") or m.group("ua") or ""
         unit_a = m.group("ua") or unit_b
         name = m.group("name").strip()
-        return f"{name} >= {m.group('a')} {unit_a}, {name} <= {m.group('b')} {unit_b}".replace("  ", " ").strip()
+        named = list(_param_regex().finditer(name))  # "humidity sensor with supply voltage": its last parameter name
+        lead = name[: named[-1].start()] if named else ""
+        name = name[named[-1].start() :] if named else name
+        return f"{lead}{name} >= {m.group('a')} {unit_a}, {name} <= {m.group('b')} {unit_b}".replace("  ", " ").strip()
 
     return _BETWEEN_ZH_RE.sub(both, _BETWEEN_RE.sub(both, t))  # 电源电压介于1.7V和5.5V之间
 
@@ -948,7 +968,7 @@ def parse_query(
     used: list[tuple[int, int]] = []
     word_ops = "|".join(w for w, _ in _WORD_OPS)
     piece = re.compile(
-        rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|from\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_VAL})",
+        rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|from\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_val()})",
         re.IGNORECASE,
     )
     for m in piece.finditer(t):
@@ -1011,16 +1031,27 @@ def parse_query(
         out.append(c)
         used.append((m.start(), end))
     # bare values: "32.768 kHz", "12.5 pF", "-40 to 125 °C" (a range: the part must cover it)
-    bare_re = (r"(?<![\w.])([-+±]?\d+(?:\.\d+)?)(?:\s*(?:~|～|to|…|-)\s*([-+]?\d+(?:\.\d+)?))?\s*"
-               r"([a-zA-Zµ°Ω%]+(?![A-Za-z0-9_])|[\u4e00-\u9fff]{1,3})")
+    # not inside a part code ("ABM8-16.000MHZ-B2-T": its "16.000MHZ" is no value)
+    bare_re = (rf"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)([-+±]?\d+(?:\.\d+)?)(?:\s*(?:{_RANGE_SEP}|～)\s*([-+]?\d+(?:\.\d+)?))?"
+               r"\s*-?([a-zA-Zµ°Ω%]+(?![A-Za-z0-9_]|-[A-Za-z0-9])|[\u4e00-\u9fff]{1,3})")
     for m in [] if strict else re.finditer(bare_re, t):
         if any(a <= m.start() < b for a, b in used):
             continue
         u = parse_unit(m.group(3))
-        if u is None or u[0] not in _BARE_UNIT_PARAM:
+        if u is None:
             continue
-        pid = _BARE_UNIT_PARAM[u[0]]
-        if any(c.parameter == pid for c in out) or (BARE_OWNERS and _owned(t, m.start(), used, pid, m.group(2) is not None)):
+        # a value typed before the name it is ("3.3V output voltage", "±20ppm frequency tolerance", "16-bit resolution")
+        named_after = re.match(rf"[\s,]*({_param_regex().pattern})(?![A-Za-z])", t[m.end() :], re.IGNORECASE)
+        after = _param_from_text(named_after.group(1)) if named_after else None
+        if after is not None and after[1] == u[0] and not any(c.parameter == after[0] for c in out):
+            pid, name_end = after[0], m.end() + named_after.end() if named_after else m.end()
+        elif u[0] in _BARE_UNIT_PARAM:
+            pid, name_end = _BARE_UNIT_PARAM[u[0]], m.end()
+            if any(c.parameter == pid for c in out) or (
+                BARE_OWNERS and _owned(t, m.start(), used, pid, m.group(2) is not None)
+            ):
+                continue
+        else:
             continue
         num = parse_number(m.group(1).replace("±", ""))
         num2 = parse_number(m.group(2)) if m.group(2) else None
@@ -1036,7 +1067,7 @@ def parse_query(
         ):
             start = word_before.start(1)  # not a type's word ("oscillator 26 MHz": the type, read apart)
         post_op, n = _postfix(t[m.end() :]) if num2 is None else ("", 0)
-        end = m.end() + n
+        end = max(m.end() + n, name_end)
         text_read = t[start:end].strip()
         if num2 is not None:
             lo, hi = sorted((_clean(num * u[1]), _clean(num2 * u[1])))
