@@ -472,3 +472,18 @@ def test_a_query_names_its_type_or_family(query: str, types: tuple[str, ...], pt
 )
 def test_natural_query_forms_2(query: str, expect: list) -> None:
     assert _read(query, ("crystal", "humidity sensor"))[0] == expect
+
+
+@pytest.mark.parametrize(
+    ("query", "expect"),
+    [
+        ("XO 100MHz LVDS 2.5V", []),  # "VDS" inside "LVDS" names no drain-source voltage; the values are LVDS's, unread
+        ("工作电压1.6V至5.5V", [("supply_voltage", "range", 1.6, 5.5, "V")]),
+        ("电压噪声密度小于5nV/√Hz", [("voltage_noise_density", "<=", pytest.approx(5e-9), None, "V/√Hz")]),
+        ("静态电流不大于100uA（Vin=5V）", [("quiescent_current", "<=", pytest.approx(1e-4), None, "A")]),  # a condition
+        ("正向电压不高于2.2V", [("forward_voltage", "<=", 2.2, None, "V")]),
+        ("LDO输出电压3.3V输出电流不小于500mA", [("output_voltage", "=", 3.3, None, "V"), ("output_current", ">=", 0.5, None, "A")]),
+    ],
+)
+def test_natural_query_forms_3(query: str, expect: list) -> None:
+    assert _read(query)[0] == expect

@@ -719,7 +719,7 @@ _OPS = {
     "==": "=",
 }
 _WORD_OPS = (
-    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|not exceeding|not more than|within|不超过|不大于|"
+    (r"(?:below|under|less than|at most|max(?:imum)?|up to|no more than|not exceeding|not more than|within|不超过|不大于|不高于|"
      r"小于|低于|以下|最大|最高|≤)", "<="),
     (r"(?:above|over|more than|greater than|at least|no less than|not less than|min(?:imum)?|不低于|不小于|大于|高于|"
      r"以上|至少|最小|最低|≥)", ">="),
@@ -893,7 +893,14 @@ def _param_regex() -> re.Pattern[str]:
         {n for n, _, _, _ in _names()} | {s.lower() for s in _symbols() if len(s) >= 2}, key=len, reverse=True
     )
     # a name's words joined by a space or a hyphen ("power-on time", "open-loop gain")
-    return re.compile("(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]") for a in alts) + ")", re.IGNORECASE)
+    # ... and not inside a longer Latin word ("VDS" is no drain-source voltage in "LVDS", "DC" no duty cycle in "ADC")
+    def alt(a: str) -> str:
+        e = re.escape(a).replace(r"\ ", r"[\s-]")
+        head = r"(?<![A-Za-z0-9])" if re.match(r"[A-Za-z0-9]", a) else ""  # Chinese runs into Latin: no edge there
+        tail = r"(?![A-Za-z])" if re.search(r"[A-Za-z0-9)]$", a) else ""
+        return head + e + tail
+
+    return re.compile("(" + "|".join(alt(a) for a in alts) + ")", re.IGNORECASE)
 
 
 _RANGE_SEP = r"(?:~|to|-|…|\.\.\.|到|至)"  # "..." is the NFKC of "…"
@@ -906,7 +913,7 @@ def _val() -> str:
     cjk = sorted((u for u in _unit_table() if re.search(r"[\u4e00-\u9fff]", u)), key=len, reverse=True)
     units = "|".join(map(re.escape, [*cjk, "或以下", "或以上", "以下", "以上"]))
     return (rf"[-+±]?\d+(?:\.\d+)?(?:\s*{_RANGE_SEP}\s*[-+]?\d+(?:\.\d+)?)?\s*"
-            rf"(?:(?:[a-zA-Zµ°Ω%/]+(?:/°C)?)(?:{units})?|{units})?")
+            rf"(?:(?:[a-zA-Zµ°Ω%/√]+(?:/°C)?)(?:{units})?|{units})?")
 
 
 _NUM = r"[-+±]?\d+(?:\.\d+)?"
@@ -955,6 +962,8 @@ def parse_query(
     t = fold(text)
     if PLUS_MINUS_ASCII:
         t = _PLUS_MINUS_RE.sub("±", t)
+    # "1.6V至5.5V", "-40℃到125℃", "-40…+85°C" (NFKC "..."): a range's "to"
+    t = re.sub(r"(?<=[\dA-Za-zΩ°%])\s*(?:至|到|\.\.\.)\s*(?=[-+]?\d)", " to ", t)
     t = spelled_ranges(t)
     ptype = None
     for pt in sorted(product_types, key=len, reverse=True):
@@ -987,8 +996,8 @@ def parse_query(
             before = t[: m.start()]
             if re.search(r"(?:\bat|@|\bwith|\bfor)\s*$", before, re.IGNORECASE) or before.count("(") > before.count(")"):
                 continue  # "at Vcc 2.5 V", "(Vcc=0)": a test condition, not a constraint
-        elif re.search(r"(?:\bat|@)\s*$", t[: m.start()], re.IGNORECASE):
-            continue  # "RDS(on) < 5 mOhm at VGS = 10 V": a test condition, not a constraint
+        elif re.search(r"(?:\bat|@)\s*$", t[: m.start()], re.IGNORECASE) or t[: m.start()].count("(") > t[: m.start()].count(")"):
+            continue  # "RDS(on) < 5 mOhm at VGS = 10 V", "(Vin=5V)": a test condition, not a constraint
         op = _OPS.get(op_text)
         if op is None:
             op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
