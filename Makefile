@@ -44,6 +44,7 @@ BENCH_TXC ?= /tmp/layoutrag-bench-txc
 
 bench: install
 	$(BIN)/python benchmarks/serve_load.py
+	for f in benchmarks/data/spec_query_reading*.jsonl; do $(BIN)/python benchmarks/spec_query_reading.py $$f; done
 	$(BIN)/pytest -q tests/test_http_conformance.py   # bounded schemathesis run against a live server: 0 failures
 	@if [ -d $(SHARED)/datasheets ]; then \
 		$(BIN)/python benchmarks/search_speed.py --shared $(SHARED) --sizes 10000,100000 && \
