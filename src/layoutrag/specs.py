@@ -839,7 +839,7 @@ def parse_constraint(text: str) -> SpecConstraint:
 # a bare value typed right after an operator or after a word that names no parameter the query read ("Vds >= 30 V"
 # with Vds unknown, "accuracy ±1 °C") is that word's value: left unread (shown back as such), not given to the
 # parameter its unit names by default; a word of that default parameter's own names ("supply 3.3 V", "temperature
-# -40 to 85 °C"), a product type's and a joining word ("with", "at", 的) leave it a bare value
+# -40 to 85 °C"), a product type's and a joining word ("with", 的) leave it a bare value; after "at" / "@" it is a test condition
 BARE_OWNERS = True  # off for an ablation
 _JOINING = frozenset({"a", "an", "the", "and", "or", "with", "of", "for", "in", "on", "by", "per", "about",
                       "around", "approx", "approximately", "is", "be", "from", "的", "和", "及", "或", "在"})
