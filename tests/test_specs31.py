@@ -487,3 +487,24 @@ def test_natural_query_forms_2(query: str, expect: list) -> None:
 )
 def test_natural_query_forms_3(query: str, expect: list) -> None:
     assert _read(query)[0] == expect
+
+
+def test_a_range_asked_of_a_single_valued_parameter_is_a_value_within_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from layoutrag.records import SpecValue
+    from layoutrag.specs import check_value, describe_constraint
+
+    def value(parameter: str, lo: float | None, typ: float | None, hi: float | None, unit: str) -> SpecValue:
+        return SpecValue(doc_id="d", part="P", parameter=parameter, parameter_printed=parameter, min=lo, typ=typ, max=hi,
+                         unit=unit, page=1, row_bbox_pdf=(0, 0, 1, 1), chunk_id="c")
+
+    cl = parse_constraint("load capacitance = 12 to 20 pF")
+    assert describe_constraint(cl) == "load_capacitance within 12 pF to 20 pF"
+    assert check_value(cl, value("load_capacitance", None, 18e-12, None, "F")) is True  # 18 pF: within
+    assert check_value(cl, value("load_capacitance", None, 8e-12, None, "F")) is False
+    assert check_value(parse_constraint("frequency = 20 to 30 MHz"), value("frequency", 1e6, None, 100e6, "Hz")) is True
+    temp = parse_constraint("operating temperature = -40 to 85")  # a working range: the part must cover it
+    assert describe_constraint(temp) == "operating_temperature covers -40 to 85 °C"
+    assert check_value(temp, value("operating_temperature", -20.0, None, 70.0, "°C")) is False
+    assert check_value(temp, value("operating_temperature", None, 25.0, None, "°C")) is None
+    monkeypatch.setattr(specs_mod, "RANGES_WITHIN", False)
+    assert check_value(cl, value("load_capacitance", None, 18e-12, None, "F")) is None

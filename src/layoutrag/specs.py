@@ -399,10 +399,26 @@ def format_quantity(v: float, unit: str) -> str:
     return f"{v:g} {shown}".strip()
 
 
+# the parameters a datasheet states as a range the part works over: a range asked of them is one the part must cover
+# ("operating temperature -40 to 85 °C", "supply voltage 2.7 to 5.5 V"); of any other parameter a range asks for a value
+# within it ("load capacitance 12 to 20 pF", "frequency 20-30 MHz": a part printing one inside it, or a range meeting it)
+COVERED_RANGES = frozenset({"operating_temperature", "storage_temperature", "junction_temperature", "supply_voltage",
+                            "common_mode_input_range", "control_voltage", "pull_range"})
+RANGES_WITHIN = True  # off for an ablation: every range must be covered, as before
+
+
+def _covered(parameter: str) -> bool:
+    return not RANGES_WITHIN or parameter in COVERED_RANGES
+
+
 def describe_constraint(c: SpecConstraint) -> str:
-    """The constraint as read, for showing it back: "esr <= 50 kΩ", "operating_temperature covers -40 to 85 °C"."""
+    """The constraint as read, for showing it back: "esr <= 50 kΩ", "operating_temperature covers -40 to 85 °C",
+    "load_capacitance within 12 pF to 20 pF"."""
     if c.op == "range":
-        return f"{c.parameter} covers {format_quantity(c.value, '').strip()} to {format_quantity(c.value2 or 0.0, c.unit)}"
+        if _covered(c.parameter):
+            low = format_quantity(c.value, c.unit) if c.unit != "°C" else format_quantity(c.value, "").strip()
+            return f"{c.parameter} covers {low} to {format_quantity(c.value2 or 0.0, c.unit)}"
+        return f"{c.parameter} within {format_quantity(c.value, c.unit)} to {format_quantity(c.value2 or 0.0, c.unit)}"
     return f"{c.parameter} {c.op} {format_quantity(c.value, c.unit)}"
 
 
@@ -1146,6 +1162,8 @@ def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
         return v.min is not None and v.max is not None and v.min <= c.value <= v.max
     # range
     assert c.value2 is not None
+    if not _covered(c.parameter):
+        return lo <= c.value2 + 1e-9 * abs(c.value2) and hi >= c.value - 1e-9 * abs(c.value)  # a value within, or meeting it
     if v.min is None or v.max is None:
         return None
     return v.min <= c.value + 1e-9 and v.max >= c.value2 - 1e-9
