@@ -508,3 +508,8 @@ def test_a_range_asked_of_a_single_valued_parameter_is_a_value_within_it(monkeyp
     assert check_value(temp, value("operating_temperature", None, 25.0, None, "°C")) is None
     monkeypatch.setattr(specs_mod, "RANGES_WITHIN", False)
     assert check_value(cl, value("load_capacitance", None, 18e-12, None, "F")) is None
+
+
+def test_a_range_typed_high_to_low_is_the_same_range() -> None:
+    c = parse_constraint("load capacitance = 20 to 12 pF")
+    assert (c.op, c.value, c.value2, c.unit) == ("range", pytest.approx(12e-12), pytest.approx(20e-12), "F")

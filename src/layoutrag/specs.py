@@ -806,6 +806,9 @@ def _value_and_unit(text: str, punit: str, what: str) -> tuple[float, float | No
     if m and punit:  # "50k": a prefix of the parameter's unit
         return _clean(float(m.group(1).lstrip("±")) * _PREFIX[m.group(2)]), None, punit
     pv = parse_value(t, "", "value")
+    rev = re.fullmatch(r"([-+]?\d+(?:\.\d+)?)(\s*(?:to|~)\s*)([-+]?\d+(?:\.\d+)?)(\s*\S*)", t)
+    if pv is None and rev and float(rev.group(1)) > float(rev.group(3)):
+        pv = parse_value(f"{rev.group(3)}{rev.group(2)}{rev.group(1)}{rev.group(4)}", "", "value")  # "20 to 12 pF"
     if pv is None:
         m = re.fullmatch(r"[-+±]?\d+(?:\.\d+)?\s*(\S.*)", t)
         if m and parse_unit(m.group(1)) is None:
