@@ -888,7 +888,7 @@ _DASH_ITEM_RE = re.compile(r"[-–—]\s*[^\W\d_]")  # "– Storage": an item of
 
 def _temperature_item(name: str) -> str | None:
     """The temperature range a group name and its item word name ("Temperature ranges – Storage")."""
-    m = _TEMP_ITEM_RE.fullmatch(re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(name), flags=re.IGNORECASE).strip(" ,:"))
+    m = _TEMP_ITEM_RE.fullmatch(_bare_text(name))
     return _TEMP_ITEMS[m.group(1).lower()] if m else None
 
 
@@ -976,9 +976,14 @@ def _turn_on_times(values: list[SpecValue], card: DocumentCard) -> None:
             v.parameter, v.known = "startup_time", True
 
 
+def _bare_text(name: str) -> str:
+    """A printed name without its note references ("Input Voltage (1)", "(Note 2)") and edge punctuation."""
+    return re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(name), flags=re.IGNORECASE).strip(" ,:")
+
+
 def _bare_name(v: SpecValue) -> str:
-    """`v`'s printed name without its note references ("Input Voltage (1)", "(Note 2)") and edge punctuation."""
-    return re.sub(r"\s*\((?:\d+|note\s*\d+)\)", "", fold(v.parameter_printed), flags=re.IGNORECASE).strip(" ,:")
+    """`v`'s printed name as `_bare_text` reads it."""
+    return _bare_text(v.parameter_printed)
 
 
 AMPLIFIER_INPUTS = True  # specs-33; off for an ablation (benchmarks/spec_rerun.py --without amplifier-inputs)
