@@ -922,7 +922,13 @@ def _param_regex() -> re.Pattern[str]:
     return re.compile("(" + "|".join(alt(a) for a in alts) + ")", re.IGNORECASE)
 
 
-_RANGE_SEP = r"(?:~|to|-|…|\.\.\.|到|至)"  # "..." is the NFKC of "…"
+@cache
+def _name_after_regex() -> re.Pattern[str]:
+    """A parameter name right after a value ("3.3V output voltage")."""
+    return re.compile(rf"[\s,]*({_param_regex().pattern})(?![A-Za-z])", re.IGNORECASE)
+
+
+_RANGE_SEP = r"(?:~|to|-|…|\.\.\.|到|至)"  # "..." is the NFKC of "…"; fold() reads "～" as "~"
 
 
 @cache
@@ -938,7 +944,7 @@ def _val() -> str:
 _NUM = r"[-+±]?\d+(?:\.\d+)?"
 _UNIT_WORD = r"[a-zA-Zµ°Ω%/\u4e00-\u9fff]+"
 # "8 pF to 12 pF", "-40℃~+85℃": a range whose ends both print the unit, read as "8 to 12 pF"
-_TWO_UNITS_RE = re.compile(rf"({_NUM})\s*({_UNIT_WORD})\s*(~|to|…|\.\.\.|-|到|至)\s*({_NUM})\s*\2(?![A-Za-z0-9_])")
+_TWO_UNITS_RE = re.compile(rf"({_NUM})\s*({_UNIT_WORD})\s*({_RANGE_SEP})\s*({_NUM})\s*\2(?![A-Za-z0-9_])")
 # "ESR between 20 and 50 ohm", "between 20 ohm and 50 ohm": the value lies within - at least the one, at most the other
 _BETWEEN_RE = re.compile(
     rf"(?P<name>[^\W\d_][^,;<>=≤≥]*?)\s+between\s+(?P<a>{_NUM})\s*(?P<ua>{_UNIT_WORD})?\s+and\s+(?P<b>{_NUM})\s*(?P<ub>{_UNIT_WORD})?",
@@ -995,6 +1001,8 @@ def parse_query(
     out: list[SpecConstraint] = []
     used: list[tuple[int, int]] = []
     word_ops = "|".join(w for w, _ in _WORD_OPS)
+    # what ends a test condition's lead: "at" / "@", and in search queries "with" / "for" too
+    condition_end = r"(?:\bat|@|\bwith|\bfor)\s*$" if strict else r"(?:\bat|@)\s*$"
     piece = re.compile(
         rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|from\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_val()})",
         re.IGNORECASE,
@@ -1012,11 +1020,9 @@ def parse_query(
                 continue  # "7M" after a name: a series code, not a value
             if not m.group(3)[-1:].isspace() and re.match(r"[\w-]", t[m.end(3) : m.end(3) + 1] or " "):
                 continue  # the value runs on into a word: part of a code
-            before = t[: m.start()]
-            if re.search(r"(?:\bat|@|\bwith|\bfor)\s*$", before, re.IGNORECASE) or before.count("(") > before.count(")"):
-                continue  # "at Vcc 2.5 V", "(Vcc=0)": a test condition, not a constraint
-        elif re.search(r"(?:\bat|@)\s*$", t[: m.start()], re.IGNORECASE) or t[: m.start()].count("(") > t[: m.start()].count(")"):
-            continue  # "RDS(on) < 5 mOhm at VGS = 10 V", "(Vin=5V)": a test condition, not a constraint
+        before = t[: m.start()]
+        if re.search(condition_end, before, re.IGNORECASE) or before.count("(") > before.count(")"):
+            continue  # "at Vcc 2.5 V", "RDS(on) < 5 mOhm at VGS = 10 V", "(Vin=5V)": a test condition, not a constraint
         op = _OPS.get(op_text)
         if op is None:
             op = next((o for w, o in _WORD_OPS if op_text and re.fullmatch(w, op_text)), "=")
@@ -1060,7 +1066,7 @@ def parse_query(
         used.append((m.start(), end))
     # bare values: "32.768 kHz", "12.5 pF", "-40 to 125 °C" (a range: the part must cover it)
     # not inside a part code ("ABM8-16.000MHZ-B2-T": its "16.000MHZ" is no value)
-    bare_re = (rf"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)([-+±]?\d+(?:\.\d+)?)(?:\s*(?:{_RANGE_SEP}|～)\s*([-+]?\d+(?:\.\d+)?))?"
+    bare_re = (rf"(?<![A-Za-z0-9_.])(?<![A-Za-z0-9]-)([-+±]?\d+(?:\.\d+)?)(?:\s*{_RANGE_SEP}\s*([-+]?\d+(?:\.\d+)?))?"
                r"\s*-?([a-zA-Zµ°Ω%]+(?![A-Za-z0-9_]|-[A-Za-z0-9])|[\u4e00-\u9fff]{1,3})")
     for m in [] if strict else re.finditer(bare_re, t):
         if any(a <= m.start() < b for a, b in used):
@@ -1069,10 +1075,10 @@ def parse_query(
         if u is None:
             continue
         # a value typed before the name it is ("3.3V output voltage", "±20ppm frequency tolerance", "16-bit resolution")
-        named_after = re.match(rf"[\s,]*({_param_regex().pattern})(?![A-Za-z])", t[m.end() :], re.IGNORECASE)
+        named_after = _name_after_regex().match(t, m.end())
         after = _param_from_text(named_after.group(1)) if named_after else None
-        if after is not None and after[1] == u[0] and not any(c.parameter == after[0] for c in out):
-            pid, name_end = after[0], m.end() + named_after.end() if named_after else m.end()
+        if named_after and after is not None and after[1] == u[0] and not any(c.parameter == after[0] for c in out):
+            pid, name_end = after[0], named_after.end()
         elif u[0] in _BARE_UNIT_PARAM:
             pid, name_end = _BARE_UNIT_PARAM[u[0]], m.end()
             if any(c.parameter == pid for c in out) or (
