@@ -202,3 +202,27 @@ def test_repeated_names_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(linear, "REPEATED_NAMES", False)
     assert "pull_range" not in {r[0] for r in _read(VCXO)}
+
+
+# A merged name cell over two sub-rows that each print their own unit and test condition: the first
+# sub-row's text comes before the name (linear-3).
+EDGES = (HEAD + "Output Voltage Low VoL - - 0.4 V - - 6 ns 10% → 90% Vdd Level Rise Time Tr - - 3 ns "
+         "20% → 80% Vdd Level - - 6 ns 90% → 10% Vdd Level Fall Time Tf - - 3 ns 80% → 20% Vdd Level "
+         "Start-up Time Tosc - - 5 ms To 90% of Vp-p Duty Cycle TH/T 40 50 60 %")
+
+
+def test_sub_rows_printed_above_a_merged_name_with_their_own_unit() -> None:
+    got = _read(EDGES)
+    edges = sorted(r[3] for r in got if r[0] == "rise_fall_time")
+    assert edges == pytest.approx([3e-9, 3e-9, 6e-9, 6e-9])  # both sub-rows of both names
+    assert [r for r in got if r[0] == "duty_cycle"] == [("duty_cycle", 40.0, 50.0, 60.0, "%")]  # not "90%" of a note
+    assert ("startup_time", None, None, 0.005, "s") in got
+    assert not any(r[0] == "rise_fall_time" and r[3] is not None and r[3] < 1e-9 for r in got)
+
+
+def test_condition_words_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "CONDITION_WORDS", False)
+    edges = sorted(r[3] for r in _read(EDGES) if r[0] == "rise_fall_time")
+    assert edges == pytest.approx([3e-9, 3e-9])  # the sub-rows above the names are lost

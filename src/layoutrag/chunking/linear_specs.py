@@ -48,9 +48,13 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-2"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-3"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
+# linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
+# test condition, not the name of an unknown row; a sub-row printed above a name with the row's own unit over
+# its columns is the name's; a later group with a unit of another quantity starts the next row
+CONDITION_WORDS = True  # linear-3: words after a number are a sub-row's condition, not a row's name (ablation)
 REPEATED_NAMES = True  # off for an ablation (benchmarks/spec_txc.py numbers with it off: tests/test_specs_linear.py)
 
 _HEADER_RE = re.compile(
@@ -67,6 +71,8 @@ _DASHES = frozenset({"-", "–", "—", "−"})
 _SEPARATORS = frozenset({",", "/", "or", "、"})
 _BEFORE_CONDITION = frozenset({"vs", "vs.", "over", "at", "@", "of", "to", "with", "for", "and", "from"})
 _MAX_NAME_WORDS = 7
+# a number printed right before a run of words (a sub-row's condition "10% → 90% Vdd Level"), not a unit
+_NUMBER_RE = re.compile(r"[+\-±]?\d+(?:\.\d+)?%?")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z./'-]*")
 # quantities that are never negative, so never printed as ±x (SI: frequency, capacitance, resistance,
 # power, time, inductance)
@@ -172,14 +178,28 @@ def _leading(tokens: list[str]) -> list[str]:
     (the name of a row the vocabulary does not know, or a note)."""
     last = 0
     run = 0
+    condition = False  # the run is a sub-row's condition ("5 ns 10% → 90% Vdd Level")
     for i, t in enumerate(tokens):
         if _WORD_RE.fullmatch(t) and parse_unit(t) is None and not _vs_note(tokens, i - run):
+            if not run:
+                condition = CONDITION_WORDS and _after_unit_numbers(tokens, i)
             run += 1
-            if run >= 2:
+            if run >= 2 and not condition:
                 last = i + 1
         else:
             run = 0
     return tokens[last:]
+
+
+def _after_unit_numbers(tokens: list[str], i: int) -> bool:
+    """Whether the words from `i` follow numbers printed after a value's unit ("5 ns 10% → 90% Vdd
+    Level": the condition of the sub-row "- - 5 ns"), not after a word ("To 90% of Vp-p")."""
+    j = i
+    while j > 0 and not _WORD_RE.fullmatch(tokens[j - 1]) and parse_unit(tokens[j - 1]) is None:
+        j -= 1
+    if j == i or _NUMBER_RE.fullmatch(tokens[i - 1]) is None or j == 0:
+        return False
+    return parse_unit(tokens[j - 1]) is not None and not tokens[j - 1][:1].isdigit()
 
 
 _VS_RE = re.compile(r"(?:[a-z]{1,3} )?vs\.? ", re.IGNORECASE)
@@ -265,10 +285,17 @@ def _row(name: list[str], rest: list[str], lead: list[str]) -> tuple[_Row | None
     # a sub-row above the name prints no unit of its own (the Units cell is merged with the name's)
     # and the same kind of value as the row (a tolerance "± 25" above "± 30 ppm")
     shape = any(groups[0].pm) if groups else None
-    above = [g for g in above if not g.unit and (shape is None or any(g.pm) == shape)]
+    above = [g for g in above if _unit_above(g, row_unit) and (shape is None or any(g.pm) == shape)]
     sym = " ".join(symbol)
     row = _Row(pid, printed, "" if sym in _DASHES else sym, row_unit, above, groups, adjacent=stopped == len(rest) - i)
     return row, tail
+
+
+def _unit_above(g: _Group, row_unit: tuple[str, float, str]) -> bool:
+    """Whether a sub-row printed above a name may be the name's: no unit of its own, or (linear-3) the
+    row's own printed unit over its columns ("- - 5 ns 10% → 90% Vdd Level" above "Rise Time Tr - - 4 ns";
+    not a lone "90%" of a note)."""
+    return not g.unit or (CONDITION_WORDS and g.unit == row_unit[2] and len(g.entries) >= 2)
 
 
 def _vs_parameter(pid: str, conditions: list[str]) -> str:
@@ -445,6 +472,12 @@ def _groups(tokens: list[str], name: str) -> tuple[list[_Group], tuple[str, floa
     shape = next((any(g.pm) for g in groups if g.numbers()), None)
     for i, g in enumerate(groups):
         if i and g.numbers() and any(g.pm) != shape and g.start >= 0:
+            groups, stopped = groups[:i], min(stopped, g.start)
+            break
+        # linear-3: a later group closed by a unit of another quantity than the row's ("Output Voltage Low
+        # VoL - - 10%Vdd V - - 5 ns"): the next row's sub-row, printed above its name
+        gu = parse_unit(g.unit) if g.unit else None
+        if CONDITION_WORDS and i and row_unit is not None and gu is not None and gu[0] != row_unit[0] and g.start >= 0:
             groups, stopped = groups[:i], min(stopped, g.start)
             break
     return groups, row_unit, stopped
