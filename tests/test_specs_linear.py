@@ -226,3 +226,28 @@ def test_condition_words_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(linear, "CONDITION_WORDS", False)
     edges = sorted(r[3] for r in _read(EDGES) if r[0] == "rise_fall_time")
     assert edges == pytest.approx([3e-9, 3e-9])  # the sub-rows above the names are lost
+
+
+def test_a_sub_row_above_keeps_to_the_kind_of_the_rows_first_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-4: the Symbol column's "-" ahead of the unit is no group of values, so "± 2" above the name is a
+    # tolerance like the row's "± 10", not dropped as another kind of value
+    got = _read(HEAD + "Load Capacitance CL 12.5 pF ± 2 1st Year Aging - ppm ± 10 10th Year")
+    aging = sorted((r[1], r[3]) for r in got if r[0] == "aging")
+    assert aging == [(-10.0, 10.0), (-2.0, 2.0)]
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "NUMBERED_SHAPE", False)
+    assert [(r[1], r[3]) for r in _read(HEAD + "Load Capacitance CL 12.5 pF ± 2 1st Year Aging - ppm ± 10 10th Year")
+            if r[0] == "aging"] == [(-10.0, 10.0)]
+
+
+def test_a_number_before_an_output_type_is_a_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-4: "10~500 LVDS": a value and its option's name, not the number of a condition ("10 Years")
+    text = HEAD + "Nominal Frequency F MHz 10~500 LVDS ± 25 @ -40~85℃ Frequency Stability ST ppm ± 50 @ -40~105℃"
+    got = _read(text)
+    assert ("frequency", 1e7, None, 5e8, "Hz") in got
+    assert sorted(r[3] for r in got if r[0] == "frequency_stability") == [25.0, 50.0]
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "ACRONYM_OPTIONS", False)
+    assert ("frequency", 1e7, None, 5e8, "Hz") not in _read(text)

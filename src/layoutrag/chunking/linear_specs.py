@@ -48,13 +48,20 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-3"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-4"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
 # linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
 # test condition, not the name of an unknown row; a sub-row printed above a name with the row's own unit over
 # its columns is the name's; a later group with a unit of another quantity starts the next row
+# linear-4: a sub-row above a name is of the row's kind of value when it is of the kind of the row's first group that
+# prints a number ("± 3 1st Year Aging - ppm ± 15 15th Year": the Symbol column's "-" is no group of values); a number
+# followed by an all-capital word is a value and its option's name ("15~700 HCSL"), not the number of a condition
+# ("10 Years"). Tried and dropped: the text before a table's first name as that name's sub-rows (+3 development facts
+# of one template, 3 wrong duty cycles of another)
 CONDITION_WORDS = True  # linear-3: words after a number are a sub-row's condition, not a row's name (ablation)
+NUMBERED_SHAPE = True  # linear-4 (each off for an ablation)
+ACRONYM_OPTIONS = True
 REPEATED_NAMES = True  # off for an ablation (benchmarks/spec_txc.py numbers with it off: tests/test_specs_linear.py)
 
 _HEADER_RE = re.compile(
@@ -285,6 +292,8 @@ def _row(name: list[str], rest: list[str], lead: list[str]) -> tuple[_Row | None
     # a sub-row above the name prints no unit of its own (the Units cell is merged with the name's)
     # and the same kind of value as the row (a tolerance "± 25" above "± 30 ppm")
     shape = any(groups[0].pm) if groups else None
+    if NUMBERED_SHAPE:  # linear-4: the kind of the row's first group that prints a number ("Aging - ppm ± 15")
+        shape = next((any(g.pm) for g in groups if g.numbers()), shape)
     above = [g for g in above if _unit_above(g, row_unit) and (shape is None or any(g.pm) == shape)]
     sym = " ".join(symbol)
     row = _Row(pid, printed, "" if sym in _DASHES else sym, row_unit, above, groups, adjacent=stopped == len(rest) - i)
@@ -416,7 +425,13 @@ def _groups(tokens: list[str], name: str) -> tuple[list[_Group], tuple[str, floa
             if tail and (tu is None or not _fits(name, tu[0])):
                 condition(t)  # "8~12MHz" in an ESR row, "3rd", "±5%": a condition or a note
                 continue
-            if not tail and re.fullmatch(r"[A-Za-z][A-Za-z.]+", nxt) and parse_unit(nxt) is None and nxt.lower() not in _SEPARATORS:
+            if (
+                not tail
+                and re.fullmatch(r"[A-Za-z][A-Za-z.]+", nxt)
+                and parse_unit(nxt) is None
+                and nxt.lower() not in _SEPARATORS
+                and not (ACRONYM_OPTIONS and nxt.isupper())  # linear-4: "15~700 HCSL": a value and its option's name
+            ):
                 condition(t)  # "10 Years", "2 times": a number of a condition
                 continue
             if not opening():
