@@ -251,3 +251,17 @@ def test_a_number_before_an_output_type_is_a_value(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(linear, "ACRONYM_OPTIONS", False)
     assert ("frequency", 1e7, None, 5e8, "Hz") not in _read(text)
+
+
+def test_an_overfull_row_gives_its_extra_columns_to_the_next_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-5: units printed before the values, so nothing closes the first row's group: "-20 - 85" then
+    # "1.62 1.8 1.98" (the next name's first sub-row, printed above it)
+    text = (HEAD + "Symmetry TH/T 40 50 60 % -20 - 70 Operating Temperature Topr °C -20 - 85 1.62 1.8 1.98 "
+            "Supply Voltage Vdd V 2.97 3.3 3.63 Start-up Time Tosc - - 5 ms")
+    got = _read(text)
+    assert sorted(r[1:4] for r in got if r[0] == "supply_voltage") == [(1.62, 1.8, 1.98), (2.97, 3.3, 3.63)]
+    assert sorted(r[1:4] for r in got if r[0] == "operating_temperature") == [(-20.0, None, 70.0), (-20.0, None, 85.0)]
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "OVERFULL_ROWS", False)
+    assert [r[1:4] for r in _read(text) if r[0] == "supply_voltage"] == [(2.97, 3.3, 3.63)]

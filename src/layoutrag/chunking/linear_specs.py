@@ -48,7 +48,7 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-4"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-5"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
 # linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
@@ -59,7 +59,10 @@ LINEAR_VERSION = "linear-4"  # a change of this reader re-reads imported documen
 # followed by an all-capital word is a value and its option's name ("15~700 HCSL"), not the number of a condition
 # ("10 Years"). Tried and dropped: the text before a table's first name as that name's sub-rows (+3 development facts
 # of one template, 3 wrong duty cycles of another)
+# linear-5: a row's last group of plain numbers filling the columns two or more times over (its units cell printed
+# before its values, so no unit closes the group) keeps its first columns, the rest are the next row's sub-rows
 CONDITION_WORDS = True  # linear-3: words after a number are a sub-row's condition, not a row's name (ablation)
+OVERFULL_ROWS = True  # linear-5 (off for an ablation)
 NUMBERED_SHAPE = True  # linear-4 (each off for an ablation)
 ACRONYM_OPTIONS = True
 REPEATED_NAMES = True  # off for an ablation (benchmarks/spec_txc.py numbers with it off: tests/test_specs_linear.py)
@@ -129,6 +132,8 @@ def read_linear_table(chunk: Chunk, part: str) -> list[SpecValue]:
         row, lead = _row(tokens[start:end], tokens[end:stop], _leading(lead))
         if row is not None:
             rows.append(row)
+    if OVERFULL_ROWS:
+        _split_overfull(rows, len(columns))
     _balance(rows)
     out: list[SpecValue] = []
     for r in rows:
@@ -178,6 +183,34 @@ def _balance(rows: list[_Row]) -> None:
         if best:
             n.above = [*p.groups[-best:], *n.above]
             p.groups = p.groups[:-best]
+
+
+def _split_overfull(rows: list[_Row], width: int) -> None:
+    """A row's last group of plain numbers and dashes that fills the Min/Typ/Max columns two or more
+    times over ("Operating Temperature Topr °C -40 - 105 2.375 2.5 2.625 Supply Voltage": the units cell
+    printed before the values, so no unit closes the group) keeps its first columns - as many sub-rows
+    as it prints above its name, at least one -; the rest are the next row's sub-rows printed above
+    its name (linear-5)."""
+    for p, n in zip(rows, rows[1:], strict=False):
+        if not p.groups or not p.adjacent or p.pid == n.pid:
+            continue
+        g = p.groups[-1]
+        k = len(g.entries)
+        if g.unit or g.options or k < 2 * width or k % width or any(g.pm) or len(g.text) != k:
+            continue
+        if any(e is not None and len(e) != 1 for e in g.entries):
+            continue
+        shape = next((any(x.pm) for x in n.groups if x.numbers()), None)
+        if shape:
+            continue  # the next row prints tolerances, these are plain numbers
+        parts = [
+            _Group(entries=g.entries[i : i + width], pm=g.pm[i : i + width], text=g.text[i : i + width], start=g.start + i)
+            for i in range(0, k, width)
+        ]
+        keep = min(len(parts) - 1, max(1, len(p.above)))  # a merged name is printed amid its sub-rows (`_balance`)
+        parts[keep - 1].conditions = g.conditions
+        p.groups[-1:] = parts[:keep]
+        n.above = [*parts[keep:], *n.above]
 
 
 def _leading(tokens: list[str]) -> list[str]:
