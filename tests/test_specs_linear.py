@@ -265,3 +265,20 @@ def test_an_overfull_row_gives_its_extra_columns_to_the_next_name(monkeypatch: p
 
     monkeypatch.setattr(linear, "OVERFULL_ROWS", False)
     assert [r[1:4] for r in _read(text) if r[0] == "supply_voltage"] == [(2.97, 3.3, 3.63)]
+
+
+def test_a_lone_number_takes_its_sibling_sub_rows_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-6: "Fall Time Tf 0.7 ns" printed without the dashes its sibling "Rise Time Tr - - 0.7 ns" prints
+    text = (HEAD + "Rise Time Tr - - 0.7 ns 20% ~ 80% Output Swing Fall Time Tf 0.7 ns 80% ~ 20% Output Swing "
+            "Symmetry TH/T 45 50 55 %")
+    got = [r for r in _read(text) if r[0] == "rise_fall_time"]
+    assert got == [("rise_fall_time", None, None, 7e-10, "s")] * 2
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "LONE_COLUMNS", False)
+    assert ("rise_fall_time", None, 7e-10, None, "s") in _read(text)  # a lone number: typical
+
+
+def test_a_lone_number_stays_typical_without_agreeing_siblings() -> None:
+    got = _read(HEAD + "Load Capacitance CL 12.5 pF Drive Level DL - 100 300 uW")
+    assert ("load_capacitance", None, 12.5e-12, None, "F") in got

@@ -48,7 +48,7 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-5"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-6"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
 # linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
@@ -61,7 +61,10 @@ LINEAR_VERSION = "linear-5"  # a change of this reader re-reads imported documen
 # of one template, 3 wrong duty cycles of another)
 # linear-5: a row's last group of plain numbers filling the columns two or more times over (its units cell printed
 # before its values, so no unit closes the group) keeps its first columns, the rest are the next row's sub-rows
+# linear-6: a sub-row printing one number without its empty cells' dashes takes the column its sibling sub-rows print
+# their one number in, when they agree (a lone number is otherwise typical)
 CONDITION_WORDS = True  # linear-3: words after a number are a sub-row's condition, not a row's name (ablation)
+LONE_COLUMNS = True  # linear-6 (off for an ablation)
 OVERFULL_ROWS = True  # linear-5 (off for an ablation)
 NUMBERED_SHAPE = True  # linear-4 (each off for an ablation)
 ACRONYM_OPTIONS = True
@@ -135,6 +138,8 @@ def read_linear_table(chunk: Chunk, part: str) -> list[SpecValue]:
     if OVERFULL_ROWS:
         _split_overfull(rows, len(columns))
     _balance(rows)
+    if LONE_COLUMNS:
+        _place_lone_numbers(rows, len(columns))
     out: list[SpecValue] = []
     for r in rows:
         for g in [*r.above, *r.groups]:
@@ -211,6 +216,37 @@ def _split_overfull(rows: list[_Row], width: int) -> None:
         parts[keep - 1].conditions = g.conditions
         p.groups[-1:] = parts[:keep]
         n.above = [*parts[keep:], *n.above]
+
+
+def _single_column(g: _Group, width: int) -> int | None:
+    """The column of a group printing one plain number in full columns ("- - 50": 2), else None."""
+    if len(g.entries) != width or g.options or any(g.pm):
+        return None
+    at = [i for i, e in enumerate(g.entries) if e is not None]
+    if len(at) != 1 or len(g.entries[at[0]] or ()) != 1:
+        return None
+    return at[0]
+
+
+def _place_lone_numbers(rows: list[_Row], width: int) -> None:
+    """A sub-row printing one number without its empty cells' dashes ("40 >40MHz" under "- - 50 16~40MHz", "Fall
+    Time Tf 0.5 ns" under "Rise Time Tr - - 0.5 ns") is in the column its name's other sub-rows - or the sub-rows
+    of the row of the same parameter just before - print their one number in, when they all agree (linear-6); a
+    lone number is otherwise a typical value."""
+    if width < 2:
+        return
+    for k, r in enumerate(rows):
+        family = [*r.above, *r.groups]
+        if k and rows[k - 1].pid == r.pid:
+            family += [*rows[k - 1].above, *rows[k - 1].groups]
+        cols = {c for g in family if (c := _single_column(g, width)) is not None}
+        if len(cols) != 1:
+            continue
+        col = cols.pop()
+        for g in [*r.above, *r.groups]:
+            if len(g.entries) == 1 and g.entries[0] is not None and len(g.entries[0]) == 1 and not any(g.pm) and not g.options:
+                g.entries = [None] * col + g.entries + [None] * (width - col - 1)
+                g.pm = [False] * width
 
 
 def _leading(tokens: list[str]) -> list[str]:
