@@ -63,12 +63,14 @@ LINEAR_VERSION = "linear-6"  # a change of this reader re-reads imported documen
 # before its values, so no unit closes the group) keeps its first columns, the rest are the next row's sub-rows
 # linear-6: a sub-row printing one number without its empty cells' dashes takes the column its sibling sub-rows print
 # their one number in, when they agree (a lone number is otherwise typical)
-CONDITION_WORDS = True  # linear-3: words after a number are a sub-row's condition, not a row's name (ablation)
-LONE_COLUMNS = True  # linear-6 (off for an ablation)
-OVERFULL_ROWS = True  # linear-5 (off for an ablation)
-NUMBERED_SHAPE = True  # linear-4 (each off for an ablation)
-ACRONYM_OPTIONS = True
-REPEATED_NAMES = True  # off for an ablation (benchmarks/spec_txc.py numbers with it off: tests/test_specs_linear.py)
+# each rule's switch, off for an ablation (tests/test_specs_linear.py; benchmarks/spec_txc.py numbers with each:
+# docs/EVALUATION.md §5)
+REPEATED_NAMES = True  # linear-2
+CONDITION_WORDS = True  # linear-3
+NUMBERED_SHAPE = True  # linear-4
+ACRONYM_OPTIONS = True  # linear-4
+OVERFULL_ROWS = True  # linear-5
+LONE_COLUMNS = True  # linear-6
 
 _HEADER_RE = re.compile(
     r"\bmin(?:imum)?\.?\s+(?:(typ(?:ical)?|nom(?:inal)?)\.?\s+)?max(?:imum)?\.?"
@@ -84,7 +86,7 @@ _DASHES = frozenset({"-", "–", "—", "−"})
 _SEPARATORS = frozenset({",", "/", "or", "、"})
 _BEFORE_CONDITION = frozenset({"vs", "vs.", "over", "at", "@", "of", "to", "with", "for", "and", "from"})
 _MAX_NAME_WORDS = 7
-# a number printed right before a run of words (a sub-row's condition "10% → 90% Vdd Level"), not a unit
+# a bare number or percentage, as a sub-row's condition prints them ("10% → 90% Vdd Level")
 _NUMBER_RE = re.compile(r"[+\-±]?\d+(?:\.\d+)?%?")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z./'-]*")
 # quantities that are never negative, so never printed as ±x (SI: frequency, capacitance, resistance,
