@@ -282,3 +282,16 @@ def test_a_lone_number_takes_its_sibling_sub_rows_column(monkeypatch: pytest.Mon
 def test_a_lone_number_stays_typical_without_agreeing_siblings() -> None:
     got = _read(HEAD + "Load Capacitance CL 12.5 pF Drive Level DL - 100 300 uW")
     assert ("load_capacitance", None, 12.5e-12, None, "F") in got
+
+
+def test_two_names_of_one_parameter_joined_by_a_slash_are_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-7: "Rise Time / Fall Time Tr / Tf": one name cell, so the sub-row printed above it is its own
+    text = (HEAD + "Output Voltage Low VoL - - 0.4 V - - 6 ns 10% → 90% Vdd Level Rise Time / Fall Time Tr / Tf - - 3 ns "
+            "20% → 80% Vdd Level Symmetry TH/T 40 50 60 %")
+    vals = [v for v in read_linear_table(_chunk(text), "XO") if v.parameter == "rise_fall_time"]
+    assert sorted(v.max for v in vals) == pytest.approx([3e-9, 6e-9])
+    assert {v.parameter_printed for v in vals} == {"Rise Time / Fall Time"}
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "JOINED_NAMES", False)
+    assert [r[3] for r in _read(text) if r[0] == "rise_fall_time"] == pytest.approx([3e-9])

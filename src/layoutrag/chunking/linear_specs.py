@@ -48,7 +48,7 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-6"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-7"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
 # linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
@@ -63,6 +63,8 @@ LINEAR_VERSION = "linear-6"  # a change of this reader re-reads imported documen
 # before its values, so no unit closes the group) keeps its first columns, the rest are the next row's sub-rows
 # linear-6: a sub-row printing one number without its empty cells' dashes takes the column its sibling sub-rows print
 # their one number in, when they agree (a lone number is otherwise typical)
+# linear-7: two names of one parameter joined by "/" or "&" ("Rise Time / Fall Time Tr / Tf") are one name cell, read
+# as one row (its sub-rows printed above it were lost with the first half, which has no values of its own)
 # each rule's switch, off for an ablation (tests/test_specs_linear.py; benchmarks/spec_txc.py numbers with each:
 # docs/EVALUATION.md §5)
 REPEATED_NAMES = True  # linear-2
@@ -71,6 +73,7 @@ NUMBERED_SHAPE = True  # linear-4
 ACRONYM_OPTIONS = True  # linear-4
 OVERFULL_ROWS = True  # linear-5
 LONE_COLUMNS = True  # linear-6
+JOINED_NAMES = True  # linear-7
 
 _HEADER_RE = re.compile(
     r"\bmin(?:imum)?\.?\s+(?:(typ(?:ical)?|nom(?:inal)?)\.?\s+)?max(?:imum)?\.?"
@@ -86,6 +89,7 @@ _DASHES = frozenset({"-", "–", "—", "−"})
 _SEPARATORS = frozenset({",", "/", "or", "、"})
 _BEFORE_CONDITION = frozenset({"vs", "vs.", "over", "at", "@", "of", "to", "with", "for", "and", "from"})
 _MAX_NAME_WORDS = 7
+_NAME_JOINERS = frozenset({"/", "&", "and", "、"})  # two names printed as one ("Rise Time / Fall Time")
 # a bare number or percentage, as a sub-row's condition prints them ("10% → 90% Vdd Level")
 _NUMBER_RE = re.compile(r"[+\-±]?\d+(?:\.\d+)?%?")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z./'-]*")
@@ -132,9 +136,15 @@ def read_linear_table(chunk: Chunk, part: str) -> list[SpecValue]:
     anchors = _anchors(tokens)
     rows: list[_Row] = []
     lead: list[str] = []  # the tokens after the previous row ended: sub-rows printed above this name
+    joined: list[str] = []  # the first half of a name printed as two joined names
     for k, (start, end) in enumerate(anchors):
         stop = anchors[k + 1][0] if k + 1 < len(anchors) else len(tokens)
-        row, lead = _row(tokens[start:end], tokens[end:stop], _leading(lead))
+        between = tokens[end:stop]
+        if JOINED_NAMES and k + 1 < len(anchors) and _joined(tokens[start:end], between, tokens[stop : anchors[k + 1][1]]):
+            joined = [*joined, *tokens[start:stop]]
+            continue  # linear-7: "Rise Time / Fall Time Tr / Tf": one name cell, read as one row with its sub-rows above
+        row, lead = _row([*joined, *tokens[start:end]], between, _leading(lead))
+        joined = []
         if row is not None:
             rows.append(row)
     if OVERFULL_ROWS:
@@ -190,6 +200,16 @@ def _balance(rows: list[_Row]) -> None:
         if best:
             n.above = [*p.groups[-best:], *n.above]
             p.groups = p.groups[:-best]
+
+
+def _joined(first: list[str], between: list[str], second: list[str]) -> bool:
+    """Whether two known names joined by "/" or "&" ("Rise Time / Fall Time") are one name cell: nothing else
+    between them and the same parameter."""
+    if not between or len(between) > 2 or not all(t in _NAME_JOINERS for t in between):
+        return False
+    a, known_a = match_parameter(" ".join(first))
+    b, known_b = match_parameter(" ".join(second))
+    return known_a and known_b and a == b
 
 
 def _split_overfull(rows: list[_Row], width: int) -> None:
