@@ -227,8 +227,7 @@ def _split_overfull(rows: list[_Row], width: int) -> None:
             continue
         if any(e is not None and len(e) != 1 for e in g.entries):
             continue
-        shape = next((any(x.pm) for x in n.groups if x.numbers()), None)
-        if shape:
+        if _numbered_kind(n.groups):
             continue  # the next row prints tolerances, these are plain numbers
         parts = [
             _Group(entries=g.entries[i : i + width], pm=g.pm[i : i + width], text=g.text[i : i + width], start=g.start + i)
@@ -384,7 +383,7 @@ def _row(name: list[str], rest: list[str], lead: list[str]) -> tuple[_Row | None
     # and the same kind of value as the row (a tolerance "± 25" above "± 30 ppm")
     shape = any(groups[0].pm) if groups else None
     if NUMBERED_SHAPE:  # linear-4: the kind of the row's first group that prints a number ("Aging - ppm ± 15")
-        shape = next((any(g.pm) for g in groups if g.numbers()), shape)
+        shape = _numbered_kind(groups, shape)
     above = [g for g in above if _unit_above(g, row_unit) and (shape is None or any(g.pm) == shape)]
     sym = " ".join(symbol)
     row = _Row(pid, printed, "" if sym in _DASHES else sym, row_unit, above, groups, adjacent=stopped == len(rest) - i)
@@ -575,7 +574,7 @@ def _groups(tokens: list[str], name: str) -> tuple[list[_Group], tuple[str, floa
             groups[-1].conditions.append(t)
     close()
     # a value of another kind than the row's first starts the next row's sub-rows
-    shape = next((any(g.pm) for g in groups if g.numbers()), None)
+    shape = _numbered_kind(groups)
     for i, g in enumerate(groups):
         if i and g.numbers() and any(g.pm) != shape and g.start >= 0:
             groups, stopped = groups[:i], min(stopped, g.start)
@@ -587,6 +586,11 @@ def _groups(tokens: list[str], name: str) -> tuple[list[_Group], tuple[str, floa
             groups, stopped = groups[:i], min(stopped, g.start)
             break
     return groups, row_unit, stopped
+
+
+def _numbered_kind(groups: list[_Group], default: bool | None = None) -> bool | None:
+    """Whether the first group that prints a number prints tolerances (±), else `default`."""
+    return next((any(g.pm) for g in groups if g.numbers()), default)
 
 
 def _fits(name: str, unit: str) -> bool:
