@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|symbol-only-names|side-halves|list-numbers|plus-minus-ascii ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|named-temperatures|symbol-only-names|side-halves|list-numbers|plus-minus-ascii ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -192,6 +192,7 @@ _FLAGS = {
     "gain-decibels": (specs_mod, "GAIN_DECIBELS"),
     "temperature-items": (stage, "TEMPERATURE_ITEMS"),
     "turn-on-times": (stage, "TURN_ON_TIMES"),
+    "named-temperatures": (stage, "NAMED_TEMPERATURES"),
     "symbol-only-names": (specs_mod, "SYMBOL_ONLY_NAMES"),
     "side-halves": (stage, "SIDE_HALVES"),
     "list-numbers": (specs_mod, "LIST_NUMBERS"),

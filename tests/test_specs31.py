@@ -11,11 +11,11 @@ import pytest
 
 import layoutrag.chunking.specs as stage
 import layoutrag.specs as specs_mod
-from chunk_factory import grid_chunk, grid_row, table_chunk
+from chunk_factory import grid_chunk, grid_row, printed_words, table_chunk
 from layoutrag.chunking.card import product_type_in
 from layoutrag.chunking.specs import extract_specs
 from layoutrag.parametric import parse_constraints
-from layoutrag.records import DocumentCard
+from layoutrag.records import Box, Chunk, DocumentCard, Region
 from layoutrag.specs import format_quantity, match_parameter, parse_constraint, parse_unit, parse_value
 
 CARD = DocumentCard(doc_id="d", file_name="opamp.pdf", series=["XY358"], part_numbers=["XY358"])
@@ -513,3 +513,64 @@ def test_a_range_asked_of_a_single_valued_parameter_is_a_value_within_it(monkeyp
 def test_a_range_typed_high_to_low_is_the_same_range() -> None:
     c = parse_constraint("load capacitance = 20 to 12 pF")
     assert (c.op, c.value, c.value2, c.unit) == ("range", pytest.approx(12e-12), pytest.approx(20e-12), "F")
+
+
+# --------------------------------------------------------------------------- specs-44: named temperatures
+def _text_chunk(n: int, box: tuple[float, float, float, float], title: str = "") -> Chunk:
+    return Chunk(chunk_id=f"d_p1_b{n:02d}", doc_id="d", page=1, block_type="text", native_text="",
+                 regions=[Region(page=1, bbox_pdf=Box(*box), label="text")], section_title=title)
+
+
+def _temperatures(lines: list[tuple[float, float, str]], title: str = "", chunks: list[Chunk] | None = None) -> list:
+    """The spec stage over a page printing `lines` (x, baseline y, text) as two text blocks - names left of x = 240,
+    values right of it - with no table the readers could read."""
+    words = printed_words(lines)
+    units = [_text_chunk(1, (40, 60, 239, 400), title), _text_chunk(2, (240, 60, 500, 400), title)]
+    return extract_specs(CARD, [*(chunks or []), *units], lambda page: words if page == 1 else [])
+
+
+# a ratings list the layout model split into a block of names and a block of values, printed line by line
+RATINGS_LIST = [(50, 100, "Voltage on Any Pin Relative to Ground"), (250, 100, "-0.3V to +7.0V"),
+                (50, 112, "Storage Temperature Range"), (250, 112, "-40°C to +85°C"),
+                (50, 124, "Soldering Temperature"), (250, 124, "+260°C for 10 seconds")]
+
+
+def test_a_temperature_range_no_table_gave_is_read_from_the_line_after_its_name() -> None:
+    got = [v for v in _temperatures(RATINGS_LIST, "Absolute Maximum Ratings") if v.parameter == "storage_temperature"]
+    assert [(v.min, v.max, v.unit, v.table, v.chunk_id) for v in got] == [(-40.0, 85.0, "°C", "ratings", "d_p1_b01")]
+    cell = got[0].cells[0].bbox_pdf  # the range's own words, right of the names
+    assert cell.x0 >= 249 and cell.x1 < 330 and 102 <= cell.y1 <= 116
+    assert got[0].row_bbox_pdf.x0 < 60 and got[0].parameter_printed == "Storage Temperature Range"
+
+
+def test_lines_without_a_value_between_the_name_and_its_range_are_passed_over() -> None:
+    lines = [(50, 100, "Specified Operating Temperature Range: TMIN to TMAX"), (50, 112, "(Note 2)"),
+             (50, 124, "XY358, XY358A"), (250, 124, "-55°C to +150°C")]
+    got = [(v.parameter, v.min, v.max) for v in _temperatures(lines, "Absolute Maximum Ratings")]
+    assert got == [("operating_temperature", -55.0, 150.0)]
+
+
+@pytest.mark.parametrize("lines", [
+    [(50, 100, "Over the operating temperature range (TA = -40°C to +85°C)")],  # a table's condition
+    [(50, 100, "Operating temperature range"), (250, 100, "TA = -40°C to +85°C")],  # a condition's "="
+    [(50, 100, "Temperature Range"), (250, 100, "I"), (270, 100, "="), (290, 100, "-40°C to +85°C")],  # an order code
+    [(50, 100, "Operating temperature range"), (50, 112, "Supply voltage"), (250, 112, "-40 to 85 °C")],  # next name
+    [(50, 100, "Operating temperature range"), (250, 100, "5 V"), (250, 112, "-40°C to +85°C")],  # another unit
+    [(50, 100, "Operating temperature"), (250, 100, "85°C")],  # not a range
+])
+def test_a_condition_an_option_another_name_or_unit_or_a_single_number_is_not_read(lines: list) -> None:
+    assert [v for v in _temperatures(lines) if v.parameter.endswith("_temperature")] == []
+
+
+def test_a_temperature_a_table_gave_is_not_read_again() -> None:
+    table = grid_chunk([["Parameter", "Min", "Max", "Unit"], ["Operating temperature", "-20", "70", "°C"]],
+                       [(60, 200), (200, 250), (250, 300), (300, 350)], title="Recommended operating conditions")
+    table.chunk_id = "d_p1_b00"
+    lines = [(50, 300, "Operating temperature range"), (250, 300, "-40°C to +85°C")]
+    got = [(v.min, v.max) for v in _temperatures(lines, chunks=[table]) if v.parameter == "operating_temperature"]
+    assert got == [(-20.0, 70.0)]
+
+
+def test_named_temperatures_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "NAMED_TEMPERATURES", False)
+    assert [v for v in _temperatures(RATINGS_LIST, "Absolute Maximum Ratings") if v.parameter.endswith("_temperature")] == []

@@ -76,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-43"
+SPEC_STAGE_VERSION = "specs-44"
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -455,7 +455,123 @@ def extract_specs(
         seen.update(_key(v) for v in kept)
         if withheld is not None:
             withheld.extend(doubted)
+    if NAMED_TEMPERATURES and words is not None:
+        kept, doubted = _gate(_named_temperatures(card.doc_id, part, chunks, words, out))
+        out.extend(kept)
+        if withheld is not None:
+            withheld.extend(doubted)
     return out
+
+
+NAMED_TEMPERATURES = True  # specs-44; off for an ablation (benchmarks/spec_rerun.py --without named-temperatures)
+# the two temperature ranges every component datasheet states - where it works, where it is stored - found by
+# no table reader (a ratings list the layout model split into a names block and a values block, a spec sheet
+# whose table rows came out scrambled, a line under a ratings list): read from the page's text lines, a line
+# that begins with the name and the first °C range printed after it on that line or the next three
+_TEMPERATURE_IDS = ("operating_temperature", "storage_temperature")
+_LINE_LEAD_RE = re.compile(r"^\s*(?:[•·▪■◆●○*\-–—]\s*|\(?\d{1,2}(?:\.\d{1,2})*[.)]?\s+)?")
+_NOT_A_LABEL_RE = re.compile(r"^(?:over|across|at|in|within|for|from|throughout|under|the|a|an|and|or|to)\b|^[(（]", re.IGNORECASE)
+_NAME_END_RE = re.compile(r"[:：]|(?<![A-Za-z])[-+−–]?\d")
+
+
+def _page_lines(ws: list[Word]) -> list[tuple[str, list[Word]]]:
+    """A page's text lines in the text layer's order: (text, words)."""
+    out: list[tuple[str, list[Word]]] = []
+    key: tuple[int, int] | None = None
+    for w in ws:
+        if (w.block, w.line) != key:
+            out.append(("", []))
+            key = (w.block, w.line)
+        t, got = out[-1]
+        out[-1] = (f"{t} {w.text}".strip(), [*got, w])
+    return out
+
+
+def _named_temperatures(
+    doc_id: str, part: str, chunks: list[Chunk], words: Callable[[int], list[Word]], have: list[SpecValue]
+) -> list[SpecValue]:
+    """The operating / storage temperature range of a document whose tables gave none (`NAMED_TEMPERATURES`): a
+    text line that begins with the parameter's name (after a bullet or an item number; not a condition's "over
+    the operating temperature range"), then the first range in °C printed after the name on that line or on the
+    next three lines - lines that print no value are passed over (a note mark, the parts a range is for), another
+    parameter's name, a value in another unit or an "=" (a condition, an ordering code's option) ends the search. The name's chunk says ratings or
+    characteristics; the cell is the range's words."""
+    missing = [p for p in _TEMPERATURE_IDS if not any(v.parameter == p for v in have)]
+    if not missing:
+        return []
+    units = [c for c in chunks if c.unit == "unit"]
+    out: list[SpecValue] = []
+    for page in sorted({r.page for c in units for r in c.regions} | {c.page for c in units}):
+        lines = _page_lines(words(page))
+        for i, (text, ws) in enumerate(lines):
+            head = _LINE_LEAD_RE.sub("", fold(text), count=1)
+            if not head or _NOT_A_LABEL_RE.match(head) or "=" in head:
+                continue
+            end = _NAME_END_RE.search(head)
+            name = head[: end.start()].strip() if end else head.strip()
+            pid, known = match_parameter(name, unit="°C")
+            if not known or pid not in missing or len(name.split()) > 8:
+                continue
+            tail = head[end.start():].lstrip(":： ") if end else ""
+            found = None
+            for j, cand in enumerate([tail, *(fold(t) for t, _ in lines[i + 1 : i + 4])]):
+                if "=" in cand:
+                    break  # a condition ("TA = -40 to 85 °C") or a coded option ("I = -40°C to +85°C"), not the range
+                stop = _NAME_END_RE.search(cand)
+                label = (cand[: stop.start()] if stop else cand).strip()
+                if j and label and match_parameter(label)[1]:
+                    break  # another parameter's line
+                if not cand or not re.search(r"\d", cand):
+                    continue
+                pv = parse_value(cand)
+                if pv is None or pv.empty:
+                    continue
+                if pv.unit != "°C":
+                    break
+                if pv.min is not None and pv.max is not None and pv.min < pv.max:
+                    found = (j, cand, pv)
+                break
+            if found is None:
+                continue
+            j, cand, pv = found
+            vws = ws if j == 0 else lines[i + j][1]
+            if j == 0:
+                lead = len(fold(text).split()) - len(head.split())  # a bullet's or an item number's words
+                vws = [w for w in ws if w.bbox_pdf.x0 >= _name_right(ws[lead:], name)] or ws
+            box = BBox(*union_box(w.bbox_pdf for w in vws))
+            row = BBox(*union_box([*(w.bbox_pdf for w in ws), box]))
+            c = _chunk_at(units, page, ws[0].bbox_pdf)
+            out.append(
+                SpecValue(
+                    doc_id=doc_id, part=part, parameter=pid, parameter_printed=name, known=True,
+                    min=pv.min, typ=pv.typ, max=pv.max, unit=pv.unit, unit_printed=pv.unit_printed, value_text=cand,
+                    footnotes=pv.footnotes, page=page, row_bbox_pdf=row,
+                    cells=[SpecCell(role="value", text=cand, bbox_pdf=box)],
+                    chunk_id=c.chunk_id if c else "",
+                    table="ratings" if c is not None and _in_ratings(c) else "characteristics",
+                )
+            )
+            missing.remove(pid)
+            if not missing:
+                return out
+    return out
+
+
+def _name_right(ws: list[Word], name: str) -> float:
+    """The right edge of a line's first words that spell `name`."""
+    n = len(name.split())
+    return max(w.bbox_pdf.x1 for w in ws[:n]) if n else ws[0].bbox_pdf.x0
+
+
+def _chunk_at(chunks: list[Chunk], page: int, box: BBox) -> Chunk | None:
+    """The reading unit whose region on `page` holds the centre of `box`."""
+    cx, cy = box.center
+    for c in chunks:
+        for r in c.regions or []:
+            b = r.bbox_pdf
+            if r.page == page and b.x0 - 1 <= cx <= b.x1 + 1 and b.y0 - 1 <= cy <= b.y1 + 1:
+                return c
+    return None
 
 
 CONTINUED_HEADERS = True  # specs-25; off for an ablation (benchmarks/spec_rerun.py --without continued-headers)
