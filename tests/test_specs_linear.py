@@ -295,3 +295,19 @@ def test_two_names_of_one_parameter_joined_by_a_slash_are_one_row(monkeypatch: p
 
     monkeypatch.setattr(linear, "JOINED_NAMES", False)
     assert [r[3] for r in _read(text) if r[0] == "rise_fall_time"] == pytest.approx([3e-9])
+
+
+def test_values_before_the_first_name_after_a_heading_are_its_sub_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-8: "15~2100 LVPECL / LVDS" is the first row of the merged name cell "Nominal Frequency", printed above it
+    body = ("Nominal Frequency F MHz 15~700 HCSL ± 30 @ -40~85℃ Frequency Stability ST ppm ± 50 @ -40~105℃ "
+            "Supply Voltage Vdd 1.8 , 2.5 , 3.3 V")
+    for opening in ("15~2100 LVPECL / LVDS ", "Common Electrical Characteristics 15~2100 LVPECL / LVDS "):
+        got = sorted((r[1], r[3]) for r in _read(HEAD + opening + body) if r[0] == "frequency")
+        assert [x for pair in got for x in pair] == pytest.approx([15e6, 700e6, 15e6, 2100e6])
+    # after another row's numbers (a row the vocabulary does not know), values before the first name are that row's
+    other = HEAD + "Output Waveform LVCMOS High Level VOH - - 2.7 V Low Level VOL -0.3 - - Duty Cycle - 45 50 55 %"
+    assert [r[1:4] for r in _read(other) if r[0] == "duty_cycle"] == [(45.0, 50.0, 55.0)]
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "FIRST_SUBROWS", False)
+    assert [r[3] for r in _read(HEAD + "15~2100 LVPECL / LVDS " + body) if r[0] == "frequency"] == pytest.approx([700e6])

@@ -18,7 +18,8 @@ page words. This reader:
    condition, not a value; the row ends at the next known name, at a word or a value printed
    straight after its Units cell, or at a value of another kind than its first (the next row's);
 4. gives a row the sub-rows printed above its name (a merged name cell is printed at the middle of
-   its sub-rows: "± 25 @ -40~85°C Frequency Stability ST ± 30 ppm @ -40~105°C ± 50 @ -40~125°C"),
+   its sub-rows: "± 25 @ -40~85°C Frequency Stability ST ± 30 ppm @ -40~105°C ± 50 @ -40~125°C"; the first
+   name's too when only a heading precedes them),
    and a group between two names to the row it keeps most centred (`_balance`); a "vs. load" /
    "vs. supply voltage" note makes a stability sub-row that stability;
 5. hands the values to the spec stage's gate like any table's.
@@ -48,7 +49,7 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-7"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-8"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
 # linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
@@ -65,6 +66,10 @@ LINEAR_VERSION = "linear-7"  # a change of this reader re-reads imported documen
 # their one number in, when they agree (a lone number is otherwise typical)
 # linear-7: two names of one parameter joined by "/" or "&" ("Rise Time / Fall Time Tr / Tf") are one name cell, read
 # as one row (its sub-rows printed above it were lost with the first half, which has no values of its own)
+# linear-8: values printed before a table's first name, after nothing but a heading's words ("LVPECL / LVDS / HCSL Common
+# Electrical Characteristics 15~2100 LVPECL / LVDS Nominal Frequency F MHz 15~700 HCSL"), are that name's sub-rows
+# printed above it; after other rows' numbers (a row the vocabulary does not know: "High Level VOH - - +2.7 V Low Level
+# VOL -0.3 - - Duty Cycle") they are not - linear-4's dropped attempt took those too
 # each rule's switch, off for an ablation (tests/test_specs_linear.py; benchmarks/spec_txc.py numbers with each:
 # docs/EVALUATION.md §5)
 REPEATED_NAMES = True  # linear-2
@@ -74,6 +79,7 @@ ACRONYM_OPTIONS = True  # linear-4
 OVERFULL_ROWS = True  # linear-5
 LONE_COLUMNS = True  # linear-6
 JOINED_NAMES = True  # linear-7
+FIRST_SUBROWS = True  # linear-8
 
 _HEADER_RE = re.compile(
     r"\bmin(?:imum)?\.?\s+(?:(typ(?:ical)?|nom(?:inal)?)\.?\s+)?max(?:imum)?\.?"
@@ -136,6 +142,11 @@ def read_linear_table(chunk: Chunk, part: str) -> list[SpecValue]:
     anchors = _anchors(tokens)
     rows: list[_Row] = []
     lead: list[str] = []  # the tokens after the previous row ended: sub-rows printed above this name
+    if FIRST_SUBROWS and anchors:
+        first = tokens[: anchors[0][0]]
+        rest = _leading(first)
+        if rest and not any(re.search(r"\d", t) for t in first[: len(first) - len(rest)]):
+            lead = rest  # linear-8: values before the first name, after nothing but a heading's words
     joined: list[str] = []  # the first half of a name printed as two joined names
     for k, (start, end) in enumerate(anchors):
         stop = anchors[k + 1][0] if k + 1 < len(anchors) else len(tokens)
