@@ -311,3 +311,18 @@ def test_values_before_the_first_name_after_a_heading_are_its_sub_rows(monkeypat
 
     monkeypatch.setattr(linear, "FIRST_SUBROWS", False)
     assert [r[3] for r in _read(HEAD + "15~2100 LVPECL / LVDS " + body) if r[0] == "frequency"] == pytest.approx([700e6])
+
+
+def test_a_unitless_name_before_a_name_of_its_parameter_is_one_merged_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    # linear-9: the unit is printed once, at the second name; the first name's values are the second's sub-rows above it
+    text = (HEAD + "Frequency Range and Stability 1 ~ 156.25 @ 2.5 V Nominal Frequency F MHz 1 ~ 125 @ 1.8 V "
+            "Supply Voltage Vdd 1.8 , 2.5 , 3.3 V")
+    got = sorted(r[3] for r in _read(text) if r[0] == "frequency")
+    assert got == pytest.approx([125e6, 156.25e6])
+    # a unitless name followed by another parameter's name keeps its values to itself (dropped, as before)
+    other = HEAD + "Phase Noise 1kHz - -150 - Supply Voltage Vdd 1.8 , 2.5 , 3.3 V"
+    assert [r for r in _read(other) if r[0] == "phase_noise"] == []
+    import layoutrag.chunking.linear_specs as linear
+
+    monkeypatch.setattr(linear, "UNITLESS_NAMES", False)
+    assert [r[3] for r in _read(text) if r[0] == "frequency"] == pytest.approx([125e6])

@@ -49,7 +49,7 @@ from layoutrag.specs import (
 
 __all__ = ["LINEAR_VERSION", "linear_table", "read_linear_table"]
 
-LINEAR_VERSION = "linear-8"  # a change of this reader re-reads imported documents on their next spec stage
+LINEAR_VERSION = "linear-9"  # a change of this reader re-reads imported documents on their next spec stage
 # linear-2: a whole-text-only name printed twice, the second time as the row's symbol ("APR APR ±50 - - ppm"),
 # heads its row - the second was taken for a word inside a longer name and the first for a symbol after a word
 # linear-3: the words after the numbers that follow a sub-row's unit ("- - 5 ns 10% → 90% Vdd Level") are its
@@ -70,6 +70,10 @@ LINEAR_VERSION = "linear-8"  # a change of this reader re-reads imported documen
 # Electrical Characteristics 15~2100 LVPECL / LVDS Nominal Frequency F MHz 15~700 HCSL"), are that name's sub-rows
 # printed above it; after other rows' numbers (a row the vocabulary does not know: "High Level VOH - - +2.7 V Low Level
 # VOL -0.3 - - Duty Cycle") they are not - linear-4's dropped attempt took those too
+# linear-9: a name whose values print no unit, followed by a name of the same parameter, is the first line of one merged
+# cell whose unit is printed once, at the second ("Phase Noise 1Hz - -86 - 10Hz - -119 - ... Phase Noise (10MHz) 1kHz
+# - -157 - dBc/Hz"; "Frequency Range and Stability 1 ~ 156.25 @ 2.5 V Nominal Frequency F MHz 1 ~ 125 @ 1.8 V"): its
+# values are the second name's sub-rows printed above it - they were dropped with the unitless row
 # each rule's switch, off for an ablation (tests/test_specs_linear.py; benchmarks/spec_txc.py numbers with each:
 # docs/EVALUATION.md §5)
 REPEATED_NAMES = True  # linear-2
@@ -80,6 +84,7 @@ OVERFULL_ROWS = True  # linear-5
 LONE_COLUMNS = True  # linear-6
 JOINED_NAMES = True  # linear-7
 FIRST_SUBROWS = True  # linear-8
+UNITLESS_NAMES = True  # linear-9
 
 _HEADER_RE = re.compile(
     r"\bmin(?:imum)?\.?\s+(?:(typ(?:ical)?|nom(?:inal)?)\.?\s+)?max(?:imum)?\.?"
@@ -154,7 +159,8 @@ def read_linear_table(chunk: Chunk, part: str) -> list[SpecValue]:
         if JOINED_NAMES and k + 1 < len(anchors) and _joined(tokens[start:end], between, tokens[stop : anchors[k + 1][1]]):
             joined = [*joined, *tokens[start:stop]]
             continue  # linear-7: "Rise Time / Fall Time Tr / Tf": one name cell, read as one row with its sub-rows above
-        row, lead = _row([*joined, *tokens[start:end]], between, _leading(lead))
+        after = match_parameter(" ".join(tokens[stop : anchors[k + 1][1]]))[0] if k + 1 < len(anchors) else None
+        row, lead = _row([*joined, *tokens[start:end]], between, _leading(lead), after)
         joined = []
         if row is not None:
             rows.append(row)
@@ -361,10 +367,12 @@ def _anchors(tokens: list[str]) -> list[tuple[int, int]]:
     return out
 
 
-def _row(name: list[str], rest: list[str], lead: list[str]) -> tuple[_Row | None, list[str]]:
+def _row(name: list[str], rest: list[str], lead: list[str], after: str | None = None) -> tuple[_Row | None, list[str]]:
     """One row - its name's tokens, the tokens up to the next row's name, and `lead`: the tokens
     printed above the name since the row before ended (a merged name cell is printed between its
-    sub-rows) - and the tokens after the row ended (the next row's `lead`)."""
+    sub-rows) - and the tokens after the row ended (the next row's `lead`). `after`: the parameter the
+    next row's name names."""
+    anchor = name  # the vocabulary name the row was found by, before the words after it join it
     symbol: list[str] = []
     i = 0
     # the rest of a longer name ("Frequency Stability Over Operating Temp. Range") and a symbol
@@ -385,6 +393,8 @@ def _row(name: list[str], rest: list[str], lead: list[str]) -> tuple[_Row | None
     groups, row_unit, stopped = _groups(rest[i:], printed)
     tail = rest[i + stopped :]
     if not row_unit:
+        if UNITLESS_NAMES and after is not None and match_parameter(" ".join(anchor))[0] == after:
+            return None, rest[i:]  # linear-9: its values are sub-rows of the next name, whose unit they share
         return None, tail
     pid, known = match_parameter(printed, " ".join(symbol), unit=row_unit[0])
     if not known or parameter_unit(pid) != row_unit[0]:
