@@ -57,7 +57,12 @@ def test_a_label_column_and_its_value_column_are_read_as_one_line() -> None:
 
 def test_aligned_values_ablation(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "ALIGNED_VALUES", False)
+    monkeypatch.setattr(stage, "NAMED_TEMPERATURES", False)  # specs-44 would read the temperature line on its own
     assert [v for v in _columns(PAIRS) if v.parameter in ("operating_temperature", "insulation_resistance")] == []
+    monkeypatch.setattr(stage, "NAMED_TEMPERATURES", True)
+    assert [v.parameter for v in _columns(PAIRS) if v.parameter in ("operating_temperature", "insulation_resistance")] == [
+        "operating_temperature"
+    ]
 
 
 def test_a_value_column_that_is_a_second_label_is_not_joined() -> None:

@@ -574,3 +574,25 @@ def test_a_temperature_a_table_gave_is_not_read_again() -> None:
 def test_named_temperatures_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "NAMED_TEMPERATURES", False)
     assert [v for v in _temperatures(RATINGS_LIST, "Absolute Maximum Ratings") if v.parameter.endswith("_temperature")] == []
+
+
+# --------------------------------------------------------------------------- a query's plurals and function words
+@pytest.mark.parametrize(("query", "ptype", "cons"), [
+    ("crystals with ESR below 50k", "crystal", [("esr", "<=", 50000.0)]),
+    ("TCXOs 26 MHz", "TCXO", [("frequency", "=", 26e6)]),
+    ("op amps with supply current < 50 uA", "operational amplifier", [("supply_current", "<", 5e-05)]),
+    ("MOSFETs Vds >= 30 V", "MOSFET", [("drain_source_voltage", ">=", 30.0)]),
+])
+def test_a_type_typed_in_the_plural_is_that_type(query: str, ptype: str, cons: list) -> None:
+    types = ("crystal", "TCXO", "operational amplifier", "MOSFET", "real-time clock")
+    got, typ, rest = parse_constraints(None, query, types)
+    assert typ == ptype and [(c.parameter, c.op, pytest.approx(c.value)) for c in got] == cons
+    assert rest == ""  # the plural's ending and the function words ("with") are not shown back as unread
+
+
+def test_function_words_are_not_shown_back_as_unread() -> None:
+    _, typ, rest = parse_constraints(None, "一个工作温度为-40~85的晶振", ("crystal",))
+    assert typ == "crystal" and rest == ""
+    _, _, rest = parse_constraints(None, "a part with ESR below 50k for the bus", ("crystal",))
+    assert rest == "part bus"  # content words a query did not state as a constraint still are
+    assert specs_mod.singular_view("bus class switches diodes") == "bus class switch   diode "

@@ -30,7 +30,14 @@ from layoutrag.records import (
     SpecSearchResult,
     SpecValue,
 )
-from layoutrag.specs import check, describe_constraint, parse_constraint, parse_query, spelled_ranges
+from layoutrag.specs import (
+    check,
+    describe_constraint,
+    parse_constraint,
+    parse_query,
+    singular_view,
+    spelled_ranges,
+)
 from layoutrag.storage import DataDir
 from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters
@@ -147,7 +154,32 @@ def parse_constraints(
         cons += more
         if rest:
             ptype, rest = _named_type(rest, product_types)
+        rest = _content_words(rest)
     return cons, ptype, rest
+
+
+# Words that state no constraint and name no type, left out of what a query shows back as unread ("crystals with
+# ESR below 50k": "with"): English articles, prepositions, conjunctions and pronouns (the closed word classes of
+# English grammar) and the Chinese structural words a query is written with (的, 和, 与, 及, 或, 为, 是, 在, 一个, 一款, 有,
+# 要求, 需要 - the particles, conjunctions and copulas of Chinese grammar, and the measure phrase "a").
+_FUNCTION_WORDS = frozenset(
+    "a an the of with without and or for in on at to from by as is are be that which who whose its their any some "
+    "all each every than then i we you me my our need needs want wants find show list give me please".split()
+)
+_CJK_FUNCTION_RE = re.compile(r"的|和|与|及|或|为|是|在|一个|一款|一种|有|要求|需要|请|找|查找")
+
+
+def _content_words(rest: str) -> str:
+    """The unread words of a query without its function words (`_FUNCTION_WORDS`)."""
+    out = []
+    for w in rest.split():
+        if w.lower().strip(".?!:") in _FUNCTION_WORDS:
+            continue
+        if re.search(r"[\u4e00-\u9fff]", w):
+            w = _CJK_FUNCTION_RE.sub("", w)
+        if w.strip(".?!:，。？！：、"):
+            out.append(w)
+    return " ".join(out)
 
 
 def _pieces(where: str) -> list[str]:
@@ -169,6 +201,7 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
     one position the more specific pattern, as the card reads a title; a family's own word ("isolated converter",
     "low-noise amplifier") names the family. Word edges are ASCII ones: Chinese runs into Latin ("TVS管")."""
     best: tuple[int, int, str, re.Match[str]] | None = None
+    original, text = text, singular_view(text)
     for rank, (pattern, name) in enumerate(type_patterns()):
         if not covers_any(name, among):
             continue  # a type (or family: "oscillator", "sensor") the store holds no document of
@@ -186,10 +219,13 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
         best = (fam.start(), 0, fam.group(0).lower().rstrip("s"), fam)
     m = best[3]
     name = best[2]
-    word = m.group(0).lower()
+    word = m.group(0).lower().strip()
     if word in _FAMILIES and word != name.lower() and covers_any(word, among):
         name = word  # "converter" alone: DC-DC and AC-DC ones
-    return name, re.sub(r"\s+", " ", text[: m.start()] + " " + text[m.end() :]).strip()
+    end = m.end()
+    while end < len(original) and original[end].isalpha() and text[end] == " ":
+        end += 1  # the plural ending `_singular` blanked goes with its word
+    return name, re.sub(r"\s+", " ", original[: m.start()] + " " + original[end:]).strip()
 
 
 def find_parts(

@@ -39,6 +39,7 @@ __all__ = [
     "parse_query",
     "parse_unit",
     "parse_value",
+    "singular_view",
     "split_footnotes",
     "vocabulary_names",
 ]
@@ -864,6 +865,17 @@ _JOINING = frozenset({"a", "an", "the", "and", "or", "with", "of", "for", "in", 
                       "around", "approx", "approximately", "is", "be", "from", "的", "和", "及", "或", "在"})
 
 
+_PLURAL_RE = re.compile(r"(?<![A-Za-z])([A-Za-z][A-Za-z-]*?[A-Za-z])((?:(?<=ch)|(?<=sh)|(?<=[xz]))es|(?<![su])s)(?![A-Za-z])")
+
+
+def singular_view(text: str) -> str:
+    """`text` with an English plural's ending blanked ("crystals", "TCXOs", "switches", "op amps" -> "crystal ",
+    "TCXO ", "switch  ", "op amp "), so a type's pattern, written for a datasheet title's singular, finds the word a
+    query types in the plural; the blanks keep every position, and the type reader (`parametric._named_type`) takes the ending out with the word.
+    A word ending in "ss" / "us" / "is" is no plural ("bus", "class")."""
+    return _PLURAL_RE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+
+
 def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bool = False) -> bool:
     """Is the bare value at `start` of `t` the value of something the query names and the parser did not read (or a
     test condition, after "at" / "@")?"""
@@ -878,7 +890,8 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
         return False  # "over -40 to +85 °C": the range the query asks it to hold over
     if re.search(rf"(?:<=|>=|≤|≥|<|>|=|{'|'.join(w for w, _ in _WORD_OPS)})$", head, re.IGNORECASE):
         return True  # "Vds >= 30 V": an operator with no parameter read before it
-    if any(re.search(rf"(?:{pattern})[\w-]*$", head, re.IGNORECASE) for pattern, _ in type_patterns()):
+    plain = singular_view(head)  # "TCXOs 26 MHz": the type in the plural
+    if any(re.search(rf"(?:{pattern})[\w-]*\s*$", plain, re.IGNORECASE) for pattern, _ in type_patterns()):
         return False  # a type the query names its part by ("oscillator", "LDO", "op amp", "MEMS oscillator")
     m = re.search(r"(?<![0-9.])([^\W\d_][\w()/.-]*)$", head)  # not a value's unit ("16MHz 18pF")
     if m is None:
