@@ -291,3 +291,47 @@ def test_a_supply_current_named_for_a_low_power_mode_is_the_standby_current() ->
     assert match_parameter("Supply current in power-down mode", "IDD")[0] == "standby_current"
     assert match_parameter("Supply current")[0] == "supply_current"
     assert match_parameter("Operating current", "IDD")[0] == "supply_current"
+
+
+def test_the_spec_file_carries_the_card_and_the_store_reads_it_without_the_chunks(served_data: Path, tmp_path: Path) -> None:
+    # specs-45: the parametric store reads one small file per document; a spec file written before (no card) still loads
+    import shutil
+
+    from layoutrag.parametric import load_spec_store
+    from layoutrag.records import DocChunks, DocSpecs
+    from layoutrag.storage import DataDir
+
+    data = DataDir(served_data)
+    doc_id = next(iter(data.doc_ids()))
+    ds = DocSpecs.model_validate_json((data.doc_dir(doc_id) / "specs.json").read_text(encoding="utf-8"))
+    card = DocChunks.model_validate_json(data.chunks_json(doc_id).read_text(encoding="utf-8")).card
+    assert ds.card == card
+    copy = tmp_path / "data"
+    shutil.copytree(served_data / "docs", copy / "docs")
+    store = load_spec_store(DataDir(copy))
+    assert store.cards[doc_id] == card and store.specs[doc_id] == ds.specs
+    # a card in the spec file is what the store uses: the chunks file is not parsed for it
+    (copy / "docs" / doc_id / "chunks.json").write_text('{"not": "chunks"}', encoding="utf-8")
+    assert load_spec_store(DataDir(copy)).cards[doc_id] == card
+    # an older spec file without the card: the card from the chunks file, as before
+    old = ds.model_copy(update={"card": None}).model_dump_json()
+    (copy / "docs" / doc_id / "specs.json").write_text(old, encoding="utf-8")
+    shutil.copy(data.chunks_json(doc_id), copy / "docs" / doc_id / "chunks.json")
+    assert load_spec_store(DataDir(copy)).cards[doc_id] == card
+
+
+def test_find_parts_passes_over_documents_without_a_constrained_parameter_and_keeps_its_ranking(served_data: Path) -> None:
+    from layoutrag.parametric import SpecStore, find_parts, load_spec_store
+    from layoutrag.specs import parse_constraint
+    from layoutrag.storage import DataDir
+
+    store = load_spec_store(DataDir(served_data))
+    cons = [parse_constraint("operating temperature = -40 to 85"), parse_constraint("ESR <= 1 Mohm")]
+    full = find_parts(store, cons, limit=500)
+    assert full.results and all(r.n_met >= 1 for r in full.results)
+    ranks = [(-r.n_met, r.n_failed, r.n_unknown, r.file_name, r.part) for r in full.results]
+    assert ranks == sorted(ranks)
+    assert [r.model_dump() for r in find_parts(store, cons, limit=3).results] == [r.model_dump() for r in full.results[:3]]
+    # a document with no value of either parameter is not a result (it meets nothing), with or without the shortcut
+    empty = SpecStore({**store.cards}, {d: [v for v in vals if v.parameter not in ("operating_temperature", "esr")] for d, vals in store.specs.items()})
+    assert find_parts(empty, cons).results == []

@@ -14,6 +14,7 @@ summary lines (a Features list's) only where no table of it prints the parameter
 
 from __future__ import annotations
 
+import gc
 import re
 from dataclasses import dataclass
 
@@ -49,12 +50,33 @@ __all__ = ["SpecStore", "compare_parts", "covers_any", "find_parts", "load_spec_
 class SpecStore:
     cards: dict[str, DocumentCard]
     specs: dict[str, list[SpecValue]]  # doc_id -> values
+    _params: dict[str, frozenset[str]] | None = None  # doc_id -> the parameters it has values of (`parameters`)
 
     def product_types(self) -> tuple[str, ...]:
         return tuple(sorted({c.product_type for c in self.cards.values() if c.product_type}))
 
+    def parameters(self, doc_id: str) -> frozenset[str]:
+        """The parameters a document has values of (computed once per store): a document with none a query
+        constrains meets nothing and is passed over without reading its values."""
+        if self._params is None:
+            self._params = {d: frozenset(v.parameter for v in vals) for d, vals in self.specs.items()}
+        return self._params.get(doc_id, frozenset())
+
 
 def load_spec_store(data: DataDir) -> SpecStore:
+    """Every document's spec values and card. The cyclic garbage collector is paused while they load: the
+    records are acyclic, and its passes over the growing heap made loading grow faster than the number of
+    documents (benchmarks/spec_search_speed.py)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_spec_store(data)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load_spec_store(data: DataDir) -> SpecStore:
     cards: dict[str, DocumentCard] = {}
     specs: dict[str, list[SpecValue]] = {}
     ingested = list(data.doc_ids())
@@ -71,7 +93,8 @@ def load_spec_store(data: DataDir) -> SpecStore:
             continue
         try:
             ds = DocSpecs.model_validate_json(sp.read_text(encoding="utf-8"))
-            card = DocChunks.model_validate_json(cp.read_text(encoding="utf-8")).card
+            # the card from the specs file (specs-45 on), else from the chunks file - its whole chunks parsed for it
+            card = ds.card or DocChunks.model_validate_json(cp.read_text(encoding="utf-8")).card
         except ValueError:
             continue
         cards[d] = card
@@ -132,12 +155,9 @@ def _usable(values: list[SpecValue], parameter: str) -> list[SpecValue]:
     return mine
 
 
-def _evaluate(values: list[SpecValue], constraints: list[SpecConstraint]) -> list[SpecMatch]:
-    out = []
-    for c in constraints:
-        status, ev = check(c, _usable(values, c.parameter))
-        out.append(SpecMatch(constraint=describe_constraint(c), status=status, values=ev))
-    return out
+def _evaluate(values: list[SpecValue], constraints: list[SpecConstraint]) -> list[tuple[str, list[SpecValue]]]:
+    """Each constraint's status for a part's values and the values that decide it."""
+    return [check(c, _usable(values, c.parameter)) for c in constraints]
 
 
 def parse_constraints(
@@ -241,47 +261,52 @@ def find_parts(
         raise InputError(
             f"no constraint{unread}: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'"
         )
-    results: list[SpecPartResult] = []
+    found: list[tuple[tuple[int, int, int, str, str], str, str, list[tuple[str, list[SpecValue]]]]] = []
+    wanted = {c.parameter for c in constraints}
+
+    def count(ms: list[tuple[str, list[SpecValue]]], status: str) -> int:
+        return sum(m[0] == status for m in ms)
+
     for doc_id, values in store.specs.items():
         card = store.cards[doc_id]
-        if not _type_ok(card, product_type):
-            continue
+        if not _type_ok(card, product_type) or store.parameters(doc_id).isdisjoint(wanted):
+            continue  # another type, or no value of a constrained parameter: it would meet none
         series = next((v.part for v in values if v.table != "ordering"), "") or (
             card.series[0] if card.series else card.file_name
         )
         groups = _groups(values, series)
         base = _evaluate(groups[series], constraints)
-        base_met = sum(m.status == "meets" for m in base)
+        base_met = count(base, "meets")
         rows = [(series, base)]
         for part, vals in groups.items():
             if part == series:
                 continue
             ms = _evaluate(vals, constraints)
-            if sum(m.status == "meets" for m in ms) > base_met or (
-                sum(m.status == "fails" for m in ms) < sum(m.status == "fails" for m in base)
-                and sum(m.status == "meets" for m in ms) >= base_met
+            if count(ms, "meets") > base_met or (
+                count(ms, "fails") < count(base, "fails") and count(ms, "meets") >= base_met
             ):
                 rows.append((part, ms))
         for part, ms in rows:
-            met = sum(m.status == "meets" for m in ms)
-            if met == 0:
-                continue
-            results.append(
-                SpecPartResult(
-                    doc_id=doc_id,
-                    part=part,
-                    file_name=card.file_name,
-                    product_type=card.product_type,
-                    n_met=met,
-                    n_failed=sum(m.status == "fails" for m in ms),
-                    n_unknown=sum(m.status == "unknown" for m in ms),
-                    matches=ms,
-                )
-            )
-    results.sort(key=lambda r: (-r.n_met, r.n_failed, r.n_unknown, r.file_name, r.part))
-    return SpecSearchResult(
-        constraints=constraints, product_type=product_type, unparsed=unparsed, results=results[:limit]
-    )
+            met = count(ms, "meets")
+            if met:
+                found.append(((-met, count(ms, "fails"), count(ms, "unknown"), card.file_name, part), doc_id, part, ms))
+    found.sort(key=lambda r: r[0])
+    # the records of the results shown only: a store of 20,000 documents has thousands of candidates
+    described = [describe_constraint(c) for c in constraints]
+    results = [
+        SpecPartResult(
+            doc_id=doc_id,
+            part=part,
+            file_name=store.cards[doc_id].file_name,
+            product_type=store.cards[doc_id].product_type,
+            n_met=-rank[0],
+            n_failed=rank[1],
+            n_unknown=rank[2],
+            matches=[SpecMatch(constraint=d, status=st, values=ev) for d, (st, ev) in zip(described, ms, strict=True)],
+        )
+        for rank, doc_id, part, ms in found[:limit]
+    ]
+    return SpecSearchResult(constraints=constraints, product_type=product_type, unparsed=unparsed, results=results)
 
 
 def resolve_part(store: SpecStore, name: str) -> tuple[str, str]:

@@ -377,6 +377,9 @@ class DocSpecs(Record):
     specs: list[SpecValue] = Field(default_factory=list)
     # values the stage read but doubts (each with its `doubt`): shown on request, never an answer
     withheld: list[SpecValue] = Field(default_factory=list)
+    # the document's card, as its chunks carry it (specs-45): parametric search reads one small file per
+    # document instead of the whole chunks file; None in files written before
+    card: DocumentCard | None = None
 
 
 class SpecConstraint(Record):

@@ -76,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-44"
+SPEC_STAGE_VERSION = "specs-45"  # specs-45: specs.json carries the card (no value changes)
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -147,7 +147,7 @@ def imported_specs_and_save(data: DataDir, doc_id: str) -> int:
     withheld: list[SpecValue] = []
     specs = extract_specs(dc.card, dc.chunks, None, withheld)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld))
+    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld, card=dc.card))
     return len(specs)
 
 
@@ -188,7 +188,7 @@ def specs_and_save(data: DataDir, doc_id: str) -> int:
 
     withheld: list[SpecValue] = []
     specs = extract_specs(dc.card, dc.chunks, words, withheld)
-    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld))
+    atomic_write_json(path, DocSpecs(key=key, doc_id=doc_id, specs=specs, withheld=withheld, card=dc.card))
     return len(specs)
 
 
