@@ -335,3 +335,12 @@ def test_find_parts_passes_over_documents_without_a_constrained_parameter_and_ke
     # a document with no value of either parameter is not a result (it meets nothing), with or without the shortcut
     empty = SpecStore({**store.cards}, {d: [v for v in vals if v.parameter not in ("operating_temperature", "esr")] for d, vals in store.specs.items()})
     assert find_parts(empty, cons).results == []
+
+
+def test_load_specs_loads_the_store_once_per_generation(served_data: Path) -> None:
+    # what `layoutrag serve` warms up before the first visitor asks
+    svc = LayoutRAG(served_data)
+    n = svc.load_specs()
+    assert n == sum(1 for d in (served_data / "docs").iterdir() if (d / "specs.json").exists())
+    store = svc._spec_store()
+    assert svc.load_specs() == n and svc._spec_store() is store  # cached: not read again

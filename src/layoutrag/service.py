@@ -295,6 +295,11 @@ class LayoutRAG:
             self.__dict__["_specs_cache"] = cached
         return cached[1]
 
+    def load_specs(self) -> int:
+        """Load the parametric spec store now (it is cached per index generation; at 20,000 datasheets loading takes
+        tens of seconds, benchmarks/spec_search_speed.py): the number of documents with spec values."""
+        return len(self._spec_store().specs)
+
     def specs(self, doc_id: str) -> list[SpecValue]:
         """A document's spec values, each with its cells' boxes (NotFoundError when the document
         has no spec stage output: run `build_specs`, or ingest again)."""

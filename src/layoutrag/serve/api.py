@@ -586,12 +586,13 @@ def _is_loopback(host: str) -> bool:
 
 
 def _warm_up(state: ServeState) -> None:
-    """Load the index and the query embedder, and pick the example queries, before the first
-    visitor asks (errors surface later)."""
+    """Load the index and the query embedder, pick the example queries and load the parametric spec store,
+    before the first visitor asks (errors surface later)."""
     try:
         svc = state.fresh()
         svc.search("warm up", top_k=1)
         state.examples(svc)
+        svc.load_specs()
     except Exception as e:  # an empty data dir is fine here; /api/info says so
         log.info("warm-up skipped: %s", _one_line(e))
 
