@@ -165,8 +165,8 @@ def test_summary_lines_answer_only_where_no_table_prints_the_parameter() -> None
 
     wide = parse_constraint("operating temperature = -40 to 125")
     features, rated = value("summary", -40, 125), value("ratings", -40, 85)
-    assert _evaluate([features, rated], [wide])[0].status == "fails"  # the ratings table is the specification
-    assert _evaluate([features], [wide])[0].status == "meets"  # a summary line alone still answers
+    assert _evaluate([features, rated], [wide])[0][0] == "fails"  # the ratings table is the specification
+    assert _evaluate([features], [wide])[0][0] == "meets"  # a summary line alone still answers
     got = _read(FEATURES)
     assert {v.table for v in got} == {"summary"}
     ratings = _read(["Input Supply Voltage (VCC): -0.3V to 8V"], title="ABSOLUTE MAXIMUM RATINGS")
