@@ -7,13 +7,15 @@ data dir as hard links (each copy a document of its own id; nothing is copied on
 written before specs-45 (no card: the store parses each document's whole chunks file for its card) and once as
 specs-45 writes them (the card inside `specs.json`). For each size: the time `load_spec_store` takes (what the
 first parametric query after an index change pays; the service caches the store per index generation) and the
-median time of `find_parts` over a fixed query mix (5 runs each), the store loaded. Wall-clock times on one core.
+median time of `find_parts` over a fixed query mix (5 runs each), the store loaded, and the process's peak memory.
+Wall-clock times on one core.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -59,6 +61,11 @@ def _replicate(src: DataDir, dst: Path, copies: int, with_card: bool) -> int:
     return n
 
 
+def _rss_mb() -> float:
+    """The process's peak resident memory so far (MB): the largest store loaded dominates it."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", type=Path)
@@ -68,8 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     src = DataDir(a.data)
     work = Path(tempfile.mkdtemp(dir=a.work or a.data.parent, prefix="spec-speed-"))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; queries: {len(QUERIES)}")
-    print("| documents | values | load, card from chunks.json (s) | load, card in specs.json (s) | query median (ms) | query max (ms) |")
-    print("|---|---|---|---|---|---|")
+    print("| documents | values | load, card from chunks.json (s) | load, card in specs.json (s) | query median (ms) | "
+          "query max (ms) | peak RSS (MB) |")
+    print("|---|---|---|---|---|---|---|")
     try:
         for copies in (int(x) for x in a.copies.split(",")):
             loads = []
@@ -79,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 store = load_spec_store(DataDir(dst))
                 loads.append(time.perf_counter() - t)
-                shutil.rmtree(dst)
+                if not with_card:
+                    shutil.rmtree(dst)  # the queries below read records back from the store's own files
             values = sum(len(v) for v in store.specs.values())
             store.parameters("")  # the per-document parameter sets, built once per store
             times = []
@@ -92,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
                     runs.append(time.perf_counter() - t)
                 times.append(statistics.median(runs))
             print(f"| {n:,} | {values:,} | {loads[0]:.2f} | {loads[1]:.2f} | "
-                  f"{1000 * statistics.median(times):.0f} | {1000 * max(times):.0f} |")
+                  f"{1000 * statistics.median(times):.0f} | {1000 * max(times):.0f} | {_rss_mb():,.0f} |")
+            shutil.rmtree(dst)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

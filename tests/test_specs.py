@@ -309,7 +309,12 @@ def test_the_spec_file_carries_the_card_and_the_store_reads_it_without_the_chunk
     copy = tmp_path / "data"
     shutil.copytree(served_data / "docs", copy / "docs")
     store = load_spec_store(DataDir(copy))
-    assert store.cards[doc_id] == card and store.specs[doc_id] == ds.specs
+    assert store.cards[doc_id] == card and store.records(doc_id) == ds.specs
+    # what matching reads of each value, and each record read back from it
+    assert [(v.parameter, v.part, v.table, v.min, v.typ, v.max, v.unit) for v in store.specs[doc_id]] == [
+        (v.parameter, v.part, v.table, v.min, v.typ, v.max, v.unit) for v in ds.specs
+    ]
+    assert [store.record(doc_id, v) for v in store.specs[doc_id]] == ds.specs
     # a card in the spec file is what the store uses: the chunks file is not parsed for it
     (copy / "docs" / doc_id / "chunks.json").write_text('{"not": "chunks"}', encoding="utf-8")
     assert load_spec_store(DataDir(copy)).cards[doc_id] == card
@@ -318,6 +323,10 @@ def test_the_spec_file_carries_the_card_and_the_store_reads_it_without_the_chunk
     (copy / "docs" / doc_id / "specs.json").write_text(old, encoding="utf-8")
     shutil.copy(data.chunks_json(doc_id), copy / "docs" / doc_id / "chunks.json")
     assert load_spec_store(DataDir(copy)).cards[doc_id] == card
+    # a damaged spec file leaves its document out and the others in
+    (copy / "docs" / doc_id / "specs.json").write_text('{"specs": [{"parameter": "esr", "min": "x"}]}', encoding="utf-8")
+    store = load_spec_store(DataDir(copy))
+    assert doc_id not in store.specs and len(store.specs) == len(list(data.doc_ids())) - 1
 
 
 def test_find_parts_passes_over_documents_without_a_constrained_parameter_and_keeps_its_ranking(served_data: Path) -> None:

@@ -15,8 +15,12 @@ summary lines (a Features list's) only where no table of it prints the parameter
 from __future__ import annotations
 
 import gc
+import json
 import re
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from layoutrag.errors import InputError, NotFoundError
 from layoutrag.records import (
@@ -43,14 +47,33 @@ from layoutrag.storage import DataDir
 from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters
 
-__all__ = ["SpecStore", "compare_parts", "covers_any", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
+__all__ = ["SpecStore", "StoredValue", "compare_parts", "covers_any", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
+
+
+class StoredValue(NamedTuple):
+    """What matching reads of one stored value (`specs.Numbers`, with its part and table kind): the parametric
+    store keeps these, about a tenth of a record's memory, and reads the records back for the results it shows."""
+
+    parameter: str
+    part: str
+    table: str
+    min: float | None
+    typ: float | None
+    max: float | None
+    unit: str
+    at: int  # the value's position in its document's spec file
 
 
 @dataclass
 class SpecStore:
+    """Every document's card and spec values: full records (built in memory), or compact ones with the spec file
+    each was read from (`load_spec_store`), whose records `record` / `records` read back."""
+
     cards: dict[str, DocumentCard]
-    specs: dict[str, list[SpecValue]]  # doc_id -> values
+    specs: dict[str, list[Any]]  # doc_id -> its values: `SpecValue`s, or `StoredValue`s with `paths`
+    paths: dict[str, Path] = field(default_factory=dict)  # doc_id -> its spec file (compact values)
     _params: dict[str, frozenset[str]] | None = None  # doc_id -> the parameters it has values of (`parameters`)
+    _records: dict[str, list[SpecValue]] = field(default_factory=dict)  # the records read back, a few documents'
 
     def product_types(self) -> tuple[str, ...]:
         return tuple(sorted({c.product_type for c in self.cards.values() if c.product_type}))
@@ -62,11 +85,28 @@ class SpecStore:
             self._params = {d: frozenset(v.parameter for v in vals) for d, vals in self.specs.items()}
         return self._params.get(doc_id, frozenset())
 
+    def records(self, doc_id: str) -> list[SpecValue]:
+        """A document's values as full records (cells, boxes, conditions): read back from its spec file."""
+        path = self.paths.get(doc_id)
+        if path is None:
+            return list(self.specs[doc_id])
+        got = self._records.get(doc_id)
+        if got is None:
+            if len(self._records) >= 256:
+                self._records.clear()  # a few hundred documents' records at most (one query's results)
+            got = DocSpecs.model_validate_json(path.read_text(encoding="utf-8")).specs
+            self._records[doc_id] = got
+        return got
+
+    def record(self, doc_id: str, v: SpecValue | StoredValue) -> SpecValue:
+        return v if isinstance(v, SpecValue) else self.records(doc_id)[v.at]
+
 
 def load_spec_store(data: DataDir) -> SpecStore:
-    """Every document's spec values and card. The cyclic garbage collector is paused while they load: the
-    records are acyclic, and its passes over the growing heap made loading grow faster than the number of
-    documents (benchmarks/spec_search_speed.py)."""
+    """Every document's card and its spec values as matching reads them (`StoredValue`), read with the JSON parser
+    alone - a full record is validated only when a result shows it. The cyclic garbage collector is paused while
+    they load: its passes over the growing heap made loading grow faster than the number of documents
+    (benchmarks/spec_search_speed.py)."""
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -76,9 +116,31 @@ def load_spec_store(data: DataDir) -> SpecStore:
             gc.enable()
 
 
+def _stored(raw: dict[str, Any], i: int) -> StoredValue:
+    return StoredValue(
+        sys.intern(raw["parameter"]),
+        sys.intern(raw["part"]),
+        sys.intern(raw.get("table", "characteristics")),
+        _number(raw.get("min")),
+        _number(raw.get("typ")),
+        _number(raw.get("max")),
+        sys.intern(raw.get("unit", "")),
+        i,
+    )
+
+
+def _number(x: Any) -> float | None:
+    if x is None:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ValueError(f"not a number: {x!r}")
+    return float(x)
+
+
 def _load_spec_store(data: DataDir) -> SpecStore:
     cards: dict[str, DocumentCard] = {}
-    specs: dict[str, list[SpecValue]] = {}
+    specs: dict[str, list[Any]] = {}
+    paths: dict[str, Path] = {}
     ingested = list(data.doc_ids())
     seen = set(ingested)
     sources = [(d, data.doc_dir(d) / "specs.json", data.chunks_json(d)) for d in ingested]
@@ -92,14 +154,20 @@ def _load_spec_store(data: DataDir) -> SpecStore:
         if not sp.exists() or not cp.exists():
             continue
         try:
-            ds = DocSpecs.model_validate_json(sp.read_text(encoding="utf-8"))
+            raw = json.loads(sp.read_text(encoding="utf-8"))
+            values = [_stored(v, i) for i, v in enumerate(raw["specs"])]
             # the card from the specs file (specs-45 on), else from the chunks file - its whole chunks parsed for it
-            card = ds.card or DocChunks.model_validate_json(cp.read_text(encoding="utf-8")).card
-        except ValueError:
-            continue
+            card = (
+                DocumentCard.model_validate(raw["card"])
+                if raw.get("card")
+                else DocChunks.model_validate_json(cp.read_text(encoding="utf-8")).card
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # a damaged or foreign file: the document is left out, as a missing one is
         cards[d] = card
-        specs[d] = ds.specs
-    return SpecStore(cards, specs)
+        specs[d] = values
+        paths[d] = sp
+    return SpecStore(cards, specs, paths)
 
 
 def _norm_part(s: str) -> str:
@@ -127,12 +195,12 @@ def _type_ok(card: DocumentCard, want: str | None) -> bool:
     return not want or _covers(want, card.product_type)
 
 
-def _groups(values: list[SpecValue], series: str) -> dict[str, list[SpecValue]]:
+def _groups(values: list[Any], series: str) -> dict[str, list[Any]]:
     """part -> the values that apply to it: the series' own, and each ordering code's own over its
     series' (an ordering code's value of a parameter replaces the series' values of it)."""
     base = [v for v in values if v.table != "ordering"]
-    out: dict[str, list[SpecValue]] = {series: base}
-    codes: dict[str, list[SpecValue]] = {}
+    out: dict[str, list[Any]] = {series: base}
+    codes: dict[str, list[Any]] = {}
     for v in values:
         if v.table == "ordering":
             codes.setdefault(v.part, []).append(v)
@@ -142,7 +210,7 @@ def _groups(values: list[SpecValue], series: str) -> dict[str, list[SpecValue]]:
     return out
 
 
-def _usable(values: list[SpecValue], parameter: str) -> list[SpecValue]:
+def _usable(values: list[Any], parameter: str) -> list[Any]:
     """A document's values of `parameter` that answer a constraint: its characteristics (and
     ordering codes'), else its absolute maximum ratings, else its summary lines (a Features list
     abstracts the tables - a headline typical, a wider range - and a table printing the parameter
@@ -155,7 +223,7 @@ def _usable(values: list[SpecValue], parameter: str) -> list[SpecValue]:
     return mine
 
 
-def _evaluate(values: list[SpecValue], constraints: list[SpecConstraint]) -> list[tuple[str, list[SpecValue]]]:
+def _evaluate(values: list[Any], constraints: list[SpecConstraint]) -> list[tuple[str, list[Any]]]:
     """Each constraint's status for a part's values and the values that decide it."""
     return [check(c, _usable(values, c.parameter)) for c in constraints]
 
@@ -261,10 +329,10 @@ def find_parts(
         raise InputError(
             f"no constraint{unread}: give --where 'PARAMETER OP VALUE' or a query with values, e.g. 'ESR <= 50 kohm'"
         )
-    found: list[tuple[tuple[int, int, int, str, str], str, str, list[tuple[str, list[SpecValue]]]]] = []
+    found: list[tuple[tuple[int, int, int, str, str], str, str, list[tuple[str, list[Any]]]]] = []
     wanted = {c.parameter for c in constraints}
 
-    def count(ms: list[tuple[str, list[SpecValue]]], status: str) -> int:
+    def count(ms: list[tuple[str, list[Any]]], status: str) -> int:
         return sum(m[0] == status for m in ms)
 
     for doc_id, values in store.specs.items():
@@ -302,7 +370,10 @@ def find_parts(
             n_met=-rank[0],
             n_failed=rank[1],
             n_unknown=rank[2],
-            matches=[SpecMatch(constraint=d, status=st, values=ev) for d, (st, ev) in zip(described, ms, strict=True)],
+            matches=[
+                SpecMatch(constraint=d, status=st, values=[store.record(doc_id, v) for v in ev])
+                for d, (st, ev) in zip(described, ms, strict=True)
+            ],
         )
         for rank, doc_id, part, ms in found[:limit]
     ]
@@ -349,7 +420,7 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
     cols: list[tuple[str, str, list[SpecValue]]] = []
     for name in parts:
         doc_id, part = resolve_part(store, name)
-        values = store.specs[doc_id]
+        values = store.records(doc_id)
         series = next((v.part for v in values if v.table != "ordering"), part)
         vals = _groups(values, series).get(part, _groups(values, series)[series])
         cols.append((doc_id, part, vals))

@@ -15,16 +15,19 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import NamedTuple, Protocol, TypeVar
 
 from layoutrag.errors import InputError
-from layoutrag.records import SpecConstraint, SpecValue
+from layoutrag.records import SpecConstraint
 from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters, spec_units, symbol_encoding
 
 __all__ = [
     "MODIFIER_WORDS",
+    "Numbers",
     "ParsedValue",
     "as_ratio",
     "check",
@@ -1131,7 +1134,33 @@ def parse_query(
 
 
 # --------------------------------------------------------------------------- checking
-def _bounds(v: SpecValue) -> tuple[float | None, float | None]:
+class Numbers(Protocol):
+    """What matching reads of a value: a stored record (`SpecValue`) or the parametric store's compact copy of one."""
+
+    @property
+    def parameter(self) -> str: ...
+    @property
+    def min(self) -> float | None: ...
+    @property
+    def typ(self) -> float | None: ...
+    @property
+    def max(self) -> float | None: ...
+    @property
+    def unit(self) -> str: ...
+
+
+class _Signed(NamedTuple):
+    parameter: str
+    min: float | None
+    typ: float | None
+    max: float | None
+    unit: str
+
+
+V = TypeVar("V", bound=Numbers)
+
+
+def _bounds(v: Numbers) -> tuple[float | None, float | None]:
     nums = [x for x in (v.min, v.typ, v.max) if x is not None]
     if not nums:
         return None, None
@@ -1145,7 +1174,7 @@ def _rel_eq(a: float, b: float) -> bool:
 MAGNITUDES = True  # a positive voltage or current bound on a value printed negative only: its magnitude; off for an ablation
 
 
-def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
+def check_value(c: SpecConstraint, v: Numbers) -> bool | None:
     """Does one value meet the constraint? None when it says nothing (no number, another unit).
 
     <= / <: the value's worst case (max, else typ, else min; |x| for a ±tolerance) is within;
@@ -1159,7 +1188,8 @@ def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
             # a p-channel part's or a negative rail's value printed with its sign ("VDS -30 V", "VGS(th) -0.5 / -1.3
             # V"): a positive bound is on its magnitude, the roles kept (min is the least magnitude), as a
             # distributor's parametric table lists it
-            v = v.model_copy(update={k: (None if x is None else -x) for k, x in (("min", v.min), ("typ", v.typ), ("max", v.max))})
+            neg = [None if x is None else -x for x in (v.min, v.typ, v.max)]
+            v = _Signed(v.parameter, neg[0], neg[1], neg[2], v.unit)
     lo, hi = _bounds(v)
     if lo is None or hi is None:
         return None
@@ -1191,7 +1221,7 @@ def check_value(c: SpecConstraint, v: SpecValue) -> bool | None:
     return v.min <= c.value + 1e-9 and v.max >= c.value2 - 1e-9
 
 
-def check(c: SpecConstraint, values: list[SpecValue]) -> tuple[str, list[SpecValue]]:
+def check(c: SpecConstraint, values: Sequence[V]) -> tuple[str, list[V]]:
     """("meets" | "fails" | "unknown", the values that decided it). Several values of a parameter
     (ESR per frequency band, one per ordering code): meets when any meets."""
     decided = [(v, check_value(c, v)) for v in values if v.parameter == c.parameter]
