@@ -353,3 +353,25 @@ def test_load_specs_loads_the_store_once_per_generation(served_data: Path) -> No
     assert n == sum(1 for d in (served_data / "docs").iterdir() if (d / "specs.json").exists())
     store = svc._spec_store()
     assert svc.load_specs() == n and svc._spec_store() is store  # cached: not read again
+
+
+def test_a_spec_file_rewritten_after_the_store_loaded_still_gives_each_value_its_own_record(
+    served_data: Path, tmp_path: Path
+) -> None:
+    # `layoutrag specs --rebuild` while a server runs on the store it loaded: the records read back must be the values'
+    from layoutrag.parametric import load_spec_store
+    from layoutrag.records import DocSpecs
+    from layoutrag.storage import DataDir
+
+    copy = tmp_path / "data"
+    shutil.copytree(served_data / "docs", copy / "docs")
+    store = load_spec_store(DataDir(copy))
+    doc_id = next(d for d, vals in store.specs.items() if len(vals) >= 2)
+    path = copy / "docs" / doc_id / "specs.json"
+    ds = DocSpecs.model_validate_json(path.read_text(encoding="utf-8"))
+    path.write_text(ds.model_copy(update={"specs": ds.specs[::-1][:-1]}).model_dump_json(), encoding="utf-8")
+    got = [store.record(doc_id, v) for v in store.specs[doc_id]]
+    assert got[1:] == ds.specs[1:]  # found again in the reordered file
+    assert (got[0].parameter, got[0].min, got[0].typ, got[0].max, got[0].cells) == (
+        ds.specs[0].parameter, ds.specs[0].min, ds.specs[0].typ, ds.specs[0].max, []
+    )  # gone from it: made from what the store holds, no other value's cells

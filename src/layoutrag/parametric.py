@@ -62,6 +62,7 @@ class StoredValue(NamedTuple):
     max: float | None
     unit: str
     at: int  # the value's position in its document's spec file
+    where: tuple[int, float]  # its page and row top: with the reading above, what tells it from another value
 
 
 @dataclass
@@ -99,7 +100,28 @@ class SpecStore:
         return got
 
     def record(self, doc_id: str, v: SpecValue | StoredValue) -> SpecValue:
-        return v if isinstance(v, SpecValue) else self.records(doc_id)[v.at]
+        """The full record of a value. A spec file rewritten since the store loaded (`layoutrag specs --rebuild`
+        while a server runs on the old store) is searched for the record with the same reading; failing that, the
+        record is made from the compact value (no cells) rather than another value's shown."""
+        if isinstance(v, SpecValue):
+            return v
+        recs = self.records(doc_id)
+
+        def same(r: SpecValue) -> bool:
+            return (r.parameter, r.part, r.table, r.min, r.typ, r.max, r.unit) == v[:7] and (
+                r.page,
+                r.row_bbox_pdf[1],
+            ) == v.where
+
+        if v.at < len(recs) and same(recs[v.at]):
+            return recs[v.at]
+        hit = next((r for r in recs if same(r)), None)
+        if hit is not None:
+            return hit
+        return SpecValue(
+            doc_id=doc_id, part=v.part, parameter=v.parameter, parameter_printed=v.parameter, min=v.min, typ=v.typ,
+            max=v.max, unit=v.unit, page=v.where[0], row_bbox_pdf=(0.0, v.where[1], 0.0, v.where[1]), table=v.table,
+        )
 
 
 def load_spec_store(data: DataDir) -> SpecStore:
@@ -126,6 +148,7 @@ def _stored(raw: dict[str, Any], i: int) -> StoredValue:
         _number(raw.get("max")),
         sys.intern(raw.get("unit", "")),
         i,
+        (int(raw["page"]), float(raw["row_bbox_pdf"][1])),
     )
 
 

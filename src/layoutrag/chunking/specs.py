@@ -560,7 +560,7 @@ def _named_temperatures(
 def _name_right(ws: list[Word], name: str) -> float:
     """The right edge of a line's first words that spell `name`."""
     n = len(name.split())
-    return max(w.bbox_pdf.x1 for w in ws[:n]) if n else ws[0].bbox_pdf.x0
+    return max((w.bbox_pdf.x1 for w in ws[:n]), default=ws[0].bbox_pdf.x0 if ws else 0.0)
 
 
 def _chunk_at(chunks: list[Chunk], page: int, box: BBox) -> Chunk | None:
