@@ -184,6 +184,9 @@ def test_an_imported_card_names_its_series_and_no_quantity() -> None:
     card = derive_card("x", chunks)
     assert card.series == ["7n"]
     assert "32.768khz" not in card.series and "2.0mm" not in card.series
+    assert card.product_type == "TCXO"  # the type the title names, as an ingested card reads it
+    untyped = [c.model_copy(update={"toc_path": "ACME 7N Series 32.768kHz"}) for c in chunks]
+    assert derive_card("x", untyped).product_type == ""  # a title naming no type gives none (not a guess)
 
 
 VCXO = (HEAD + "Supply Voltage Vdd 3.3 (± 10%) V Control Voltage Range Vc 0.1xVdd - 0.9xVdd V "
@@ -326,3 +329,21 @@ def test_a_unitless_name_before_a_name_of_its_parameter_is_one_merged_cell(monke
 
     monkeypatch.setattr(linear, "UNITLESS_NAMES", False)
     assert [r[3] for r in _read(text) if r[0] == "frequency"] == pytest.approx([125e6])
+
+
+def test_an_imported_corpus_filters_by_the_type_its_titles_name(tmp_path: Path) -> None:
+    # an imported card reads its type from its title: `--type TCXO` and "TCXOs ..." reach imported documents
+    rows = [
+        _chunk(HEAD + "Nominal Frequency F 26 MHz Frequency Stability ST ± 0.5 ppm", "tcxo_a").model_copy(
+            update={"toc_path": "ACME 7N Series TCXO > Electrical Specifications"}),
+        _chunk(HEAD + "Nominal Frequency F 26 MHz Frequency Tolerance FT ± 10 ppm", "xtal_b").model_copy(
+            update={"toc_path": "ACME 7M Series MHz Crystal > Electrical Specifications"}),
+    ]
+    f = tmp_path / "c.jsonl"
+    f.write_text("\n".join(json.dumps(c.model_dump(mode="json")) for c in rows) + "\n", encoding="utf-8")
+    data = tmp_path / "data"
+    import_chunks(f, data)
+    svc = LayoutRAG(data)
+    assert [r.doc_id for r in svc.find_parts(["frequency = 26 MHz"], product_type="TCXO").results] == ["tcxo_a"]
+    res = svc.find_parts(query="crystals 26 MHz")
+    assert res.product_type == "crystal" and [r.doc_id for r in res.results] == ["xtal_b"]

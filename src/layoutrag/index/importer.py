@@ -17,6 +17,7 @@ from pathlib import Path, PurePath
 
 from pydantic import ValidationError
 
+from layoutrag.chunking.card import product_type_in
 from layoutrag.errors import InputError, NotFoundError
 from layoutrag.index.tokenizer import WORD_RE, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocChunks, DocumentCard
@@ -94,6 +95,9 @@ def derive_card(doc_id: str, chunks: list[Chunk]) -> DocumentCard:
         vendor=title.split()[0] if title.split() and title.split()[0].isupper() else "",
         series=series,
         part_numbers=sorted(parts),
+        # the type the title names ("TXC 7L Series TCXO"), as an ingested document's card reads its title first
+        # (data/product_types.tsv), so parametric search and its --type filter reach imported documents too
+        product_type=product_type_in(title) if title else "",
     )
 
 
