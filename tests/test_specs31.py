@@ -477,7 +477,9 @@ def test_natural_query_forms_2(query: str, expect: list) -> None:
 @pytest.mark.parametrize(
     ("query", "expect"),
     [
-        ("XO 100MHz LVDS 2.5V", []),  # "VDS" inside "LVDS" names no drain-source voltage; the values are LVDS's, unread
+        # "VDS" inside "LVDS" names no drain-source voltage; "XO" (IEC 60679-1's crystal oscillator, a type since the
+        # twenty-fourth session) owns the frequency after it, as "oscillator 26 MHz" does
+        ("XO 100MHz LVDS 2.5V", [("frequency", "=", 1e8, None, "Hz")]),
         ("工作电压1.6V至5.5V", [("supply_voltage", "range", 1.6, 5.5, "V")]),
         ("电压噪声密度小于5nV/√Hz", [("voltage_noise_density", "<=", pytest.approx(5e-9), None, "V/√Hz")]),
         ("静态电流不大于100uA（Vin=5V）", [("quiescent_current", "<=", pytest.approx(1e-4), None, "A")]),  # a condition
