@@ -275,7 +275,7 @@ def parse_constraints(
 # 要求, 需要 - the particles, conjunctions and copulas of Chinese grammar, and the measure phrase "a").
 _FUNCTION_WORDS = frozenset(
     "a an the of with without and or for in on at to from by as is are be that which who whose its their any some "
-    "all each every than then i we you me my our need needs want wants find show list give me please".split()
+    "all each every than then i we you me my our need needs want wants find show list give please".split()
 )
 _CJK_FUNCTION_RE = re.compile(r"的|和|与|及|或|为|是|在|一个|一款|一种|有|要求|需要|请|找|查找")
 
@@ -335,7 +335,7 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
         name = word  # "converter" alone: DC-DC and AC-DC ones
     end = m.end()
     while end < len(original) and original[end].isalpha() and text[end] == " ":
-        end += 1  # the plural ending `_singular` blanked goes with its word
+        end += 1  # the plural ending `singular_view` blanked goes with its word
     return name, re.sub(r"\s+", " ", original[: m.start()] + " " + original[end:]).strip()
 
 
@@ -445,7 +445,8 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
         doc_id, part = resolve_part(store, name)
         values = store.records(doc_id)
         series = next((v.part for v in values if v.table != "ordering"), part)
-        vals = _groups(values, series).get(part, _groups(values, series)[series])
+        groups = _groups(values, series)
+        vals = groups.get(part, groups[series])
         cols.append((doc_id, part, vals))
     order = {pid: i for i, (pid, *_rest) in enumerate(spec_parameters())}
     params: list[str] = []

@@ -153,13 +153,14 @@ def read_linear_table(chunk: Chunk, part: str) -> list[SpecValue]:
         if rest and not any(re.search(r"\d", t) for t in first[: len(first) - len(rest)]):
             lead = rest  # linear-8: values before the first name, after nothing but a heading's words
     joined: list[str] = []  # the first half of a name printed as two joined names
+    named = [match_parameter(" ".join(tokens[start:end])) for start, end in anchors]  # each name's parameter, once
     for k, (start, end) in enumerate(anchors):
         stop = anchors[k + 1][0] if k + 1 < len(anchors) else len(tokens)
         between = tokens[end:stop]
-        if JOINED_NAMES and k + 1 < len(anchors) and _joined(tokens[start:end], between, tokens[stop : anchors[k + 1][1]]):
+        if JOINED_NAMES and k + 1 < len(anchors) and _joined(named[k], between, named[k + 1]):
             joined = [*joined, *tokens[start:stop]]
             continue  # linear-7: "Rise Time / Fall Time Tr / Tf": one name cell, read as one row with its sub-rows above
-        after = match_parameter(" ".join(tokens[stop : anchors[k + 1][1]]))[0] if k + 1 < len(anchors) else None
+        after = named[k + 1][0] if k + 1 < len(anchors) else None
         row, lead = _row([*joined, *tokens[start:end]], between, _leading(lead), after)
         joined = []
         if row is not None:
@@ -219,13 +220,12 @@ def _balance(rows: list[_Row]) -> None:
             p.groups = p.groups[:-best]
 
 
-def _joined(first: list[str], between: list[str], second: list[str]) -> bool:
-    """Whether two known names joined by "/" or "&" ("Rise Time / Fall Time") are one name cell: nothing else
-    between them and the same parameter."""
+def _joined(first: tuple[str, bool], between: list[str], second: tuple[str, bool]) -> bool:
+    """Whether two known names - their (parameter, known) - joined by "/" or "&" ("Rise Time / Fall Time") are one
+    name cell: nothing else between them and the same parameter."""
     if not between or len(between) > 2 or not all(t in _NAME_JOINERS for t in between):
         return False
-    a, known_a = match_parameter(" ".join(first))
-    b, known_b = match_parameter(" ".join(second))
+    (a, known_a), (b, known_b) = first, second
     return known_a and known_b and a == b
 
 

@@ -501,10 +501,11 @@ def _named_temperatures(
         return []
     units = [c for c in chunks if c.unit == "unit"]
     out: list[SpecValue] = []
-    for page in sorted({r.page for c in units for r in c.regions} | {c.page for c in units}):
+    for page in sorted({r.page for c in units for r in c.all_regions()}):
         lines = _page_lines(words(page))
         for i, (text, ws) in enumerate(lines):
-            head = _LINE_LEAD_RE.sub("", fold(text), count=1)
+            folded = fold(text)
+            head = _LINE_LEAD_RE.sub("", folded, count=1)
             if not head or _NOT_A_LABEL_RE.match(head) or "=" in head:
                 continue
             end = _NAME_END_RE.search(head)
@@ -536,7 +537,7 @@ def _named_temperatures(
             j, cand, pv = found
             vws = ws if j == 0 else lines[i + j][1]
             if j == 0:
-                lead = len(fold(text).split()) - len(head.split())  # a bullet's or an item number's words
+                lead = len(folded.split()) - len(head.split())  # a bullet's or an item number's words
                 vws = [w for w in ws if w.bbox_pdf.x0 >= _name_right(ws[lead:], name)] or ws
             box = BBox(*union_box(w.bbox_pdf for w in vws))
             row = BBox(*union_box([*(w.bbox_pdf for w in ws), box]))
@@ -567,7 +568,7 @@ def _chunk_at(chunks: list[Chunk], page: int, box: BBox) -> Chunk | None:
     """The reading unit whose region on `page` holds the centre of `box`."""
     cx, cy = box.center
     for c in chunks:
-        for r in c.regions or []:
+        for r in c.all_regions():
             b = r.bbox_pdf
             if r.page == page and b.x0 - 1 <= cx <= b.x1 + 1 and b.y0 - 1 <= cy <= b.y1 + 1:
                 return c
