@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|named-temperatures|symbol-only-names|side-halves|list-numbers|plus-minus-ascii ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|named-temperatures|symbol-only-names|side-halves|list-numbers|plus-minus-ascii|part-ranges ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -75,7 +75,9 @@ temperature ranges printed as items under one name ("Ambient temperature | Opera
 "Turn-On Time" read as its start-up time (turn-on-times); or without specs-41: a name that is a two-letter vocabulary
 symbol and nothing else ("VS", a column headed "fo") read as that symbol (symbol-only-names), a table printed in halves
 side by side ("Type | fo | Type | fo") naming each value by its own half's row name (side-halves); or without specs-42: a spec list's item number printed
-before a name ("3.Frequency") left out of it (list-numbers); or without specs-43: "+/-" and "+-" before a number read as ± (plus-minus-ascii).
+before a name ("3.Frequency") left out of it (list-numbers); or without specs-43: "+/-" and "+-" before a number read as ± (plus-minus-ascii); or without specs-44: an operating or
+storage temperature range no table gave read from the text line that begins with its name (named-temperatures); or
+without specs-46: each part's operating range on the lines under a "TMIN to TMAX" placeholder (part-ranges).
 """
 
 from __future__ import annotations
@@ -193,6 +195,7 @@ _FLAGS = {
     "temperature-items": (stage, "TEMPERATURE_ITEMS"),
     "turn-on-times": (stage, "TURN_ON_TIMES"),
     "named-temperatures": (stage, "NAMED_TEMPERATURES"),
+    "part-ranges": (stage, "PART_RANGES"),
     "symbol-only-names": (specs_mod, "SYMBOL_ONLY_NAMES"),
     "side-halves": (stage, "SIDE_HALVES"),
     "list-numbers": (specs_mod, "LIST_NUMBERS"),

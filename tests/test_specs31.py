@@ -523,10 +523,12 @@ def _text_chunk(n: int, box: tuple[float, float, float, float], title: str = "")
                  regions=[Region(page=1, bbox_pdf=Box(*box), label="text")], section_title=title)
 
 
-def _temperatures(lines: list[tuple[float, float, str]], title: str = "", chunks: list[Chunk] | None = None) -> list:
+def _temperatures(
+    lines: list[tuple[float, float, str]], title: str = "", chunks: list[Chunk] | None = None, font: str = "helv"
+) -> list:
     """The spec stage over a page printing `lines` (x, baseline y, text) as two text blocks - names left of x = 240,
     values right of it - with no table the readers could read."""
-    words = printed_words(lines)
+    words = printed_words(lines, font=font)
     units = [_text_chunk(1, (40, 60, 239, 400), title), _text_chunk(2, (240, 60, 500, 400), title)]
     return extract_specs(CARD, [*(chunks or []), *units], lambda page: words if page == 1 else [])
 
@@ -545,7 +547,8 @@ def test_a_temperature_range_no_table_gave_is_read_from_the_line_after_its_name(
     assert got[0].row_bbox_pdf.x0 < 60 and got[0].parameter_printed == "Storage Temperature Range"
 
 
-def test_lines_without_a_value_between_the_name_and_its_range_are_passed_over() -> None:
+def test_lines_without_a_value_between_the_name_and_its_range_are_passed_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "PART_RANGES", False)  # each part's range under the placeholder: specs-46 below
     lines = [(50, 100, "Specified Operating Temperature Range: TMIN to TMAX"), (50, 112, "(Note 2)"),
              (50, 124, "XY358, XY358A"), (250, 124, "-55°C to +150°C")]
     got = [(v.parameter, v.min, v.max) for v in _temperatures(lines, "Absolute Maximum Ratings")]
@@ -576,6 +579,60 @@ def test_a_temperature_a_table_gave_is_not_read_again() -> None:
 def test_named_temperatures_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stage, "NAMED_TEMPERATURES", False)
     assert [v for v in _temperatures(RATINGS_LIST, "Absolute Maximum Ratings") if v.parameter.endswith("_temperature")] == []
+
+
+# --------------------------------------------------------------------------- specs-46: part ranges
+# National Semiconductor's ratings list: the operating range named by a placeholder, then given per part
+PART_LIST = [(50, 100, "Specified Operating Temperature Range: TMIN to TMAX"), (50, 112, "(Note 2)"),
+             (50, 124, "XY35, XY35A"), (250, 124, "-55°C to +150°C"),
+             (50, 136, "XY35C, XY35CA"), (250, 136, "-40°C to +110°C"),
+             (50, 148, "XY35D"), (250, 148, "0°C to +100°C"),
+             (50, 172, "Electrical Characteristics")]
+
+
+def _ranges(lines: list[tuple[float, float, str]], title: str = "Absolute Maximum Ratings") -> list:
+    # a CJK font: the base-14 fonts print no "≤"
+    got = _temperatures(lines, title, font="china-s")
+    return sorted((v.part, v.min, v.max, v.table) for v in got if v.parameter == "operating_temperature")
+
+
+def test_each_part_under_a_placeholder_range_gets_its_own_range() -> None:
+    assert _ranges(PART_LIST) == [
+        ("XY35", -55.0, 150.0, "ratings"), ("XY35A", -55.0, 150.0, "ratings"),
+        ("XY35C", -40.0, 110.0, "ratings"), ("XY35CA", -40.0, 110.0, "ratings"), ("XY35D", 0.0, 100.0, "ratings"),
+    ]
+    got = next(v for v in _temperatures(PART_LIST, "Absolute Maximum Ratings") if v.part == "XY35D")
+    assert got.value_text == "0°C to +100°C" and got.parameter_printed == "Specified Operating Temperature Range"
+    cell = got.cells[0].bbox_pdf  # the range's words, not the part's
+    assert cell.x0 >= 249 and 140 <= cell.y1 <= 152
+    assert got.row_bbox_pdf.x0 < 60  # the row spans the part's name and its range
+
+
+def test_a_range_printed_as_an_inequality_under_operating_ratings_is_a_condition_of_use() -> None:
+    # "Temperature Range | TMIN ≤ TA ≤ TMAX" over "XY808 | 0 ≤ TA ≤ +75°C" in the ratings block's "Operating Ratings"
+    lines = [(50, 100, "Absolute Maximum Ratings"), (50, 112, "Storage Temperature Range"), (250, 112, "-65°C to +150°C"),
+             (50, 136, "Operating Ratings"), (50, 148, "Temperature Range"), (250, 148, "TMIN ≤ TA ≤ TMAX"),
+             (50, 160, "XY808"), (250, 160, "0 ≤ TA ≤ +75°C")]
+    assert _ranges(lines) == [("XY808", 0.0, 75.0, "characteristics")]
+
+
+@pytest.mark.parametrize("lines", [
+    # no placeholder: a name and a part's line are no part list
+    [(50, 100, "Operating Temperature Range"), (50, 112, "XY35"), (250, 112, "Operating conditions apply")],
+    # a placeholder for another quantity
+    [(50, 100, "Junction Temperature: TMIN to TMAX"), (50, 112, "XY35"), (250, 112, "-55°C to +150°C")],
+    # a sentence after the placeholder ends the list before the range it prints
+    [(50, 100, "Temperature Range: TMIN to TMAX"), (50, 112, "see the ordering table for XY35"),
+     (50, 124, "XY35"), (250, 124, "-55°C to +150°C")],
+])
+def test_no_part_range_without_a_placeholder_for_the_operating_range_and_parts_under_it(lines: list) -> None:
+    assert [v for v in _temperatures(lines) if v.parameter == "operating_temperature" and v.part != "XY358"] == []
+
+
+def test_part_ranges_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stage, "PART_RANGES", False)
+    monkeypatch.setattr(stage, "NAMED_TEMPERATURES", False)
+    assert _ranges(PART_LIST) == []
 
 
 # --------------------------------------------------------------------------- a query's plurals and function words

@@ -76,7 +76,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-45"  # specs-45: specs.json carries the card (no value changes)
+SPEC_STAGE_VERSION = "specs-46"  # specs-46: part-ranges (each part's operating range under a TMIN to TMAX placeholder)
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -455,6 +455,11 @@ def extract_specs(
         seen.update(_key(v) for v in kept)
         if withheld is not None:
             withheld.extend(doubted)
+    if PART_RANGES and words is not None:
+        kept, doubted = _gate(_part_ranges(card.doc_id, chunks, words, out))
+        out.extend(kept)
+        if withheld is not None:
+            withheld.extend(doubted)
     if NAMED_TEMPERATURES and words is not None:
         kept, doubted = _gate(_named_temperatures(card.doc_id, part, chunks, words, out))
         out.extend(kept)
@@ -555,6 +560,104 @@ def _named_temperatures(
             missing.remove(pid)
             if not missing:
                 return out
+    return out
+
+
+PART_RANGES = True  # specs-46; off for an ablation (benchmarks/spec_rerun.py --without part-ranges)
+# an operating temperature range stated as a placeholder ("Temperature Range | TMIN ≤ TA ≤ TMAX", "Specified Operating
+# Temperature Range: TMIN to TMAX") and then given per part on the lines under it ("LM35C, LM35CA -40°C to +110°C",
+# "DAC0808 | 0 ≤ TA ≤ +75°C"): the operating ratings of National Semiconductor's (and TI's) linear parts
+_PLACEHOLDER_RE = re.compile(r"T ?MIN ?(?:to|-|~|≤ ?T ?[AJ] ?≤|< ?T ?[AJ] ?<) ?T ?MAX", re.IGNORECASE)
+_BOUND_RE = r"([-+]?\d+(?:\.\d+)?) ?(?:°C?)?"
+_INEQUALITY_RE = re.compile(_BOUND_RE + r" ?[≤<] ?T ?[AJ] ?[≤<] ?([-+]?\d+(?:\.\d+)?) ?°C")
+_PART_CODE_RE = re.compile(r"[A-Z][A-Z0-9]*\d[A-Z0-9-]*")
+_RANGE_PARTS = 8  # the lines read under the placeholder, and above it for a heading
+_USE_HEADING_RE = re.compile(r"operating ratings|(?:recommended )?operating conditions|推荐工作条件|工作条件", re.IGNORECASE)
+
+
+def _range_text(text: str) -> ParsedValue | None:
+    """A °C range printed "-40°C to +85°C" or "-40°C ≤ TA ≤ +85°C" (either as the whole text's end)."""
+    m = _INEQUALITY_RE.search(text)
+    if m:
+        lo, hi = float(m.group(1)), float(m.group(2))
+        return ParsedValue(min=lo, typ=None, max=hi, unit="°C", unit_printed="°C") if lo < hi else None
+    pv = parse_value(text)
+    if pv is None or pv.empty or pv.unit != "°C" or pv.min is None or pv.max is None or pv.min >= pv.max:
+        return None
+    return pv
+
+
+def _part_ranges(
+    doc_id: str, chunks: list[Chunk], words: Callable[[int], list[Word]], have: list[SpecValue]
+) -> list[SpecValue]:
+    """Each part's operating temperature range under a name whose value is the placeholder TMIN to TMAX
+    (`PART_RANGES`): the lines after it that print part codes and a °C range - on one line, or the codes on one
+    and the range on the next - give that range to each code (a note mark's line is passed over; a line that is
+    neither ends the list). A value the tables already gave that part is not given twice."""
+    units = [c for c in chunks if c.unit == "unit"]
+    out: list[SpecValue] = []
+    for page in sorted({r.page for c in units for r in c.all_regions()}):
+        lines = _page_lines(words(page))
+        for i, (text, _) in enumerate(lines):
+            folded = fold(text)
+            head = _LINE_LEAD_RE.sub("", folded, count=1)
+            m = _PLACEHOLDER_RE.search(head)
+            tail_at = 0
+            if m is None and i + 1 < len(lines) and (m2 := _PLACEHOLDER_RE.match(fold(lines[i + 1][0]))):
+                name, tail_at = head, 1  # the name on its line, the placeholder on the next
+                if fold(lines[i + 1][0])[m2.end():].strip():
+                    continue
+            elif m is not None and not head[m.end():].strip(" ()"):
+                name = head[: m.start()].strip(" :：")
+            else:
+                continue
+            if match_parameter(name, unit="°C")[0] != "operating_temperature":
+                continue
+            # under a heading of the conditions of use ("Operating Ratings", "Recommended Operating Conditions") in a
+            # ratings block: a condition of use, not a rating
+            conditions_kind = any(
+                len(x) <= 40 and _USE_HEADING_RE.search(x) for x, _ in lines[max(0, i - _RANGE_PARTS) : i + 1]
+            )
+            pending: list[tuple[str, list[Word]]] = []
+            for text2, ws2 in lines[i + 1 + tail_at : i + 1 + tail_at + _RANGE_PARTS]:
+                t = fold(text2)
+                if re.fullmatch(r"\(?notes? ?\d+\)?", t, re.IGNORECASE):
+                    continue
+                pv = _range_text(t)
+                lead = t  # the words before the range: the part codes it is for
+                if pv is not None:
+                    ineq = _INEQUALITY_RE.search(t)
+                    lead = t[: ineq.start()] if ineq else re.split(r"(?<![A-Za-z0-9])[-+]?\d+(?:\.\d+)? ?°", t, maxsplit=1)[0]
+                codes = [x for x in re.split(r"[,/ ]+", lead.strip()) if x]
+                if codes and not all(_PART_CODE_RE.fullmatch(x) for x in codes):
+                    break  # another name, a sentence: the list has ended
+                if pv is None:
+                    if not codes or pending:
+                        break
+                    pending = [(x, ws2) for x in codes]
+                    continue
+                named = [(x, ws2) for x in codes] or pending
+                pending = []
+                if not named:
+                    break
+                vws = [w for w in ws2 if w.text.strip(",/") not in codes] or ws2
+                box = BBox(*union_box(w.bbox_pdf for w in vws))
+                for code, cws in named:
+                    if any(v.parameter == "operating_temperature" and v.part == code and v.min == pv.min and v.max == pv.max
+                           for v in [*have, *out]):
+                        continue
+                    row = BBox(*union_box([*(w.bbox_pdf for w in cws), box]))
+                    c = _chunk_at(units, page, cws[0].bbox_pdf)
+                    out.append(
+                        SpecValue(
+                            doc_id=doc_id, part=code, parameter="operating_temperature", parameter_printed=name,
+                            known=True, min=pv.min, typ=None, max=pv.max, unit="°C", unit_printed=pv.unit_printed,
+                            value_text=fold(" ".join(w.text for w in vws)), page=page, row_bbox_pdf=row,
+                            cells=[SpecCell(role="value", text=fold(" ".join(w.text for w in vws)), bbox_pdf=box)],
+                            chunk_id=c.chunk_id if c else "",
+                            table="ratings" if c is not None and _in_ratings(c) and not conditions_kind else "characteristics",
+                        )
+                    )
     return out
 
 
