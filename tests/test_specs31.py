@@ -608,6 +608,11 @@ def test_each_part_under_a_placeholder_range_gets_its_own_range() -> None:
     assert got.row_bbox_pdf.x0 < 60  # the row spans the part's name and its range
 
 
+def test_a_note_mark_after_the_placeholder_is_no_value() -> None:
+    lines = [(50, 100, "Operating Temperature Range: TMIN to TMAX (Note 3)"), (50, 112, "XY35D"), (250, 112, "0°C to +100°C")]
+    assert _ranges(lines) == [("XY35D", 0.0, 100.0, "ratings")]
+
+
 def test_a_range_printed_as_an_inequality_under_operating_ratings_is_a_condition_of_use() -> None:
     # "Temperature Range | TMIN ≤ TA ≤ TMAX" over "XY808 | 0 ≤ TA ≤ +75°C" in the ratings block's "Operating Ratings"
     lines = [(50, 100, "Absolute Maximum Ratings"), (50, 112, "Storage Temperature Range"), (250, 112, "-65°C to +150°C"),

@@ -572,6 +572,7 @@ _BOUND_RE = r"([-+]?\d+(?:\.\d+)?) ?(?:°C?)?"
 _INEQUALITY_RE = re.compile(_BOUND_RE + r" ?[≤<] ?T ?[AJ] ?[≤<] ?([-+]?\d+(?:\.\d+)?) ?°C")
 _PART_CODE_RE = re.compile(r"[A-Z][A-Z0-9]*\d[A-Z0-9-]*")
 _RANGE_PARTS = 8  # the lines read under the placeholder, and above it for a heading
+_NOTE_MARK_RE = re.compile(r"\(?\s*notes?\s*\d+\s*\)?", re.IGNORECASE)
 _USE_HEADING_RE = re.compile(r"operating ratings|(?:recommended )?operating conditions|推荐工作条件|工作条件", re.IGNORECASE)
 
 
@@ -604,10 +605,10 @@ def _part_ranges(
             m = _PLACEHOLDER_RE.search(head)
             tail_at = 0
             if m is None and i + 1 < len(lines) and (m2 := _PLACEHOLDER_RE.match(fold(lines[i + 1][0]))):
-                name, tail_at = head, 1  # the name on its line, the placeholder on the next
-                if fold(lines[i + 1][0])[m2.end():].strip():
+                name, tail_at = head.strip(" :："), 1  # the name on its line, the placeholder on the next
+                if _NOTE_MARK_RE.sub("", fold(lines[i + 1][0])[m2.end():]).strip():
                     continue
-            elif m is not None and not head[m.end():].strip(" ()"):
+            elif m is not None and not _NOTE_MARK_RE.sub("", head[m.end():]).strip():
                 name = head[: m.start()].strip(" :：")
             else:
                 continue
@@ -621,8 +622,8 @@ def _part_ranges(
             pending: list[tuple[str, list[Word]]] = []
             for text2, ws2 in lines[i + 1 + tail_at : i + 1 + tail_at + _RANGE_PARTS]:
                 t = fold(text2)
-                if re.fullmatch(r"\(?notes? ?\d+\)?", t, re.IGNORECASE):
-                    continue
+                if not _NOTE_MARK_RE.sub("", t).strip():
+                    continue  # "(Note 2)"
                 pv = _range_text(t)
                 lead = t  # the words before the range: the part codes it is for
                 if pv is not None:
