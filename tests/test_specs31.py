@@ -660,3 +660,40 @@ def test_function_words_are_not_shown_back_as_unread() -> None:
     _, _, rest = parse_constraints(None, "a part with ESR below 50k for the bus", ("crystal",))
     assert rest == "part bus"  # content words a query did not state as a constraint still are
     assert specs_mod.singular_view("bus class switches diodes") == "bus class switch   diode "
+
+
+# --------------------------------------------------------------------------- a supply's word, bits, Chinese type names
+@pytest.mark.parametrize(("query", "cons"), [
+    # "between A and B" spelled as two bounds, each after the name's word "supply"
+    ("op amp, supply between 2.7 V and 5.5 V", [("supply_voltage", ">=", 2.7), ("supply_voltage", "<=", 5.5)]),
+    ("ADC, single 5V supply", [("supply_voltage", "=", 5.0)]),  # the name's word after the value
+    ("16 bit DAC", [("resolution", "=", 16.0)]),  # a bare value in bits is a resolution
+])
+def test_a_supply_word_beside_a_voltage_and_a_bare_bit_count_are_read(query: str, cons: list) -> None:
+    got, _, rest = parse_constraints(None, query, ("operational amplifier", "ADC", "DAC"))
+    assert [(c.parameter, c.op, pytest.approx(c.value)) for c in got] == cons
+    assert "supply" not in rest and "bit" not in rest
+
+
+def test_a_voltage_another_word_owns_stays_unread() -> None:
+    got, _, rest = parse_constraints(None, "rated voltage 25V", ("capacitor",))
+    assert got == [] and "25V" in rest  # "rated" names another quantity: not the supply
+
+
+def test_name_words_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(specs_mod, "NAME_WORDS", False)
+    got, _, _ = parse_constraints(None, "op amp, supply between 2.7 V and 5.5 V", ("operational amplifier",))
+    assert got == []
+
+
+@pytest.mark.parametrize(("query", "ptype"), [
+    ("温补晶振TCXO 19.2MHz 频率稳定度±0.5ppm", "TCXO"),  # not the crystal its last two characters name
+    ("恒温晶振 10MHz", "OCXO"),
+    ("N沟道MOS管 漏源电压30V", "MOSFET"),
+    ("贴片电容 电容量22微法", "capacitor"),
+    ("精密电阻 阻值4.7k欧", "resistor"),
+])
+def test_chinese_trade_names_name_their_type(query: str, ptype: str) -> None:
+    types = ("crystal", "TCXO", "OCXO", "MOSFET", "capacitor", "resistor")
+    assert parse_constraints(None, query, types)[1] == ptype
+

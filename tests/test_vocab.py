@@ -55,7 +55,9 @@ def test_every_file_has_unique_non_blank_entries(name):
 
 def test_loaders_return_the_files_in_order():
     assert list(vocab.vendors().items()) == [tuple(r) for r in vocab.read_table("vendors.tsv", 2)]
-    assert vocab.product_types()[0] == (r"\b(?:vc)?tcxos?\b|temperature[- ]compensated crystal oscillator", "TCXO")
+    assert vocab.product_types()[0] == (
+        r"\b(?:vc)?tcxos?\b|temperature[- ]compensated crystal oscillator|温补晶振|温补晶体振荡器|温度补偿晶体振荡器", "TCXO"
+    )
     assert vocab.package_prefixes()[:3] == ("SOT", "SOD", "SOIC")
     assert vocab.standard_prefixes()[0] == "J-STD"
     assert vocab.units()[:4] == ("ghz", "mhz", "khz", "hz")

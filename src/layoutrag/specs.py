@@ -879,6 +879,35 @@ def singular_view(text: str) -> str:
     return _PLURAL_RE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
 
+NAME_WORDS = True  # a word of a bare unit's parameter's names beside its value ("supply >= 2.7 V", "5V supply"); off for an ablation
+
+
+def _name_word(word: str, pid: str) -> bool:
+    """Is `word` a word of `pid`'s names and no product type's word ("supply" of supply voltage)?"""
+    w = word.lower()
+    return (
+        len(w) >= 3
+        and w not in _JOINING
+        and any(w in n.split() for n in parameter_names(pid)[0])
+        and not any(re.search(pattern, word, re.IGNORECASE) for pattern, _ in type_patterns())
+    )
+
+
+def _name_word_op(head: str, pid: str) -> tuple[int, str] | None:
+    """(start, operator) of "WORD >= " ending `head`, WORD a word of `pid`'s names (`_name_word`): the spelled form of
+    "supply between 2.7 V and 5.5 V" ("supply >= 2.7 V, supply <= 5.5 V")."""
+    m = re.search(r"([^\W\d_]+)\s*(<=|>=|≤|≥|<|>)\s*$", head)
+    if m is None or not _name_word(m.group(1), pid):
+        return None
+    return m.start(1), _OPS[m.group(2)]
+
+
+def _name_word_after(t: str, end: int, pid: str) -> int | None:
+    """The end of a word of `pid`'s names right after a value ("single 5V supply"), else None."""
+    m = re.match(r"\s*([^\W\d_]+)\b", t[end:])
+    return end + m.end() if m and _name_word(m.group(1), pid) else None
+
+
 def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bool = False) -> bool:
     """Is the bare value at `start` of `t` the value of something the query names and the parser did not read (or a
     test condition, after "at" / "@")?"""
@@ -919,6 +948,7 @@ _BARE_UNIT_PARAM = {
     "ppm": "frequency_stability",
     "°C": "operating_temperature",
     "V": "supply_voltage",
+    "bit": "resolution",
 }
 
 
@@ -1093,12 +1123,18 @@ def parse_query(
         # a value typed before the name it is ("3.3V output voltage", "±20ppm frequency tolerance", "16-bit resolution")
         named_after = _name_after_regex().match(t, m.end())
         after = _param_from_text(named_after.group(1)) if named_after else None
+        named_op: tuple[int, str] | None = None
+        named_next: int | None = None
         if named_after and after is not None and after[1] == u[0] and not any(c.parameter == after[0] for c in out):
             pid, name_end = after[0], named_after.end()
         elif u[0] in _BARE_UNIT_PARAM:
             pid, name_end = _BARE_UNIT_PARAM[u[0]], m.end()
-            if any(c.parameter == pid for c in out) or (
-                BARE_OWNERS and _owned(t, m.start(), used, pid, m.group(2) is not None)
+            named_op = _name_word_op(t[: m.start()], pid) if NAME_WORDS else None
+            named_next = _name_word_after(t, m.end(), pid) if NAME_WORDS else None
+            # a second bound of one parameter only as its spelled range's other half ("supply <= 5.5 V")
+            if (any(c.parameter == pid for c in out) and named_op is None) or (
+                BARE_OWNERS and named_op is None and named_next is None
+                and _owned(t, m.start(), used, pid, m.group(2) is not None)
             ):
                 continue
         else:
@@ -1110,6 +1146,10 @@ def parse_query(
         # a word of the parameter's own names just before it ("supply 3.3 V") is read with it
         word_before = re.search(r"([^\W\d_]+)\s*$", t[: m.start()])
         start = m.start()
+        if u[0] in _BARE_UNIT_PARAM and named_op is not None and num2 is None:
+            start, pre_op = named_op  # "supply >= 2.7 V": the name's word, then the operator
+        elif u[0] in _BARE_UNIT_PARAM and named_next is not None:
+            name_end = max(name_end, named_next)  # "single 5V supply": the name's word after the value
         if (
             word_before
             and any(word_before.group(1).lower() in n.split() for n in parameter_names(pid)[0])
@@ -1117,6 +1157,8 @@ def parse_query(
         ):
             start = word_before.start(1)  # not a type's word ("oscillator 26 MHz": the type, read apart)
         post_op, n = _postfix(t[m.end() :]) if num2 is None else ("", 0)
+        if u[0] in _BARE_UNIT_PARAM and named_op is not None and num2 is None and not post_op:
+            post_op = pre_op
         end = max(m.end() + n, name_end)
         text_read = t[start:end].strip()
         if num2 is not None:
