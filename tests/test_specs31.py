@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 import layoutrag.chunking.specs as stage
+import layoutrag.parametric as parametric_mod
 import layoutrag.specs as specs_mod
 from chunk_factory import grid_chunk, grid_row, printed_words, table_chunk
 from layoutrag.chunking.card import product_type_in
@@ -696,4 +697,22 @@ def test_name_words_off(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_chinese_trade_names_name_their_type(query: str, ptype: str) -> None:
     types = ("crystal", "TCXO", "OCXO", "MOSFET", "capacitor", "resistor")
     assert parse_constraints(None, query, types)[1] == ptype
+
+
+@pytest.mark.parametrize(("query", "cons"), [
+    ("LDO, input voltage range 2.5V~6V", [("supply_voltage", "range", 2.5)]),
+    ("buck converter, input voltage 4.5V to 28V, output current 3 A", [("supply_voltage", "range", 4.5), ("output_current", "=", 3.0)]),
+    ("converter, input between 18 V and 75 V", [("supply_voltage", ">=", 18.0), ("supply_voltage", "<=", 75.0)]),
+])
+def test_a_power_parts_input_voltage_is_its_supply(query: str, cons: list) -> None:
+    got, ptype, _ = parse_constraints(None, query, ("voltage regulator", "DC-DC converter", "operational amplifier"))
+    assert ptype in ("voltage regulator", "DC-DC converter", "converter")
+    assert [(c.parameter, c.op, pytest.approx(c.value)) for c in got] == cons
+
+
+def test_an_amplifiers_input_voltage_stays_a_signal_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("voltage regulator", "operational amplifier")
+    assert parse_constraints(None, "op amp, input voltage range 0 to 5 V", types)[0] == []
+    monkeypatch.setattr(parametric_mod, "POWER_INPUT_QUERIES", False)
+    assert parse_constraints(None, "LDO, input voltage range 2.5V~6V", types)[0] == []
 

@@ -36,6 +36,7 @@ from layoutrag.records import (
     SpecValue,
 )
 from layoutrag.specs import (
+    POWER_TYPES,
     check,
     describe_constraint,
     parse_constraint,
@@ -262,11 +263,24 @@ def parse_constraints(
     if query:
         # the type is read from the words the constraints leave (`_named_type`: by its name or any of its words)
         more, _, rest = parse_query(query)
-        cons += more
         if rest:
             ptype, rest = _named_type(rest, product_types)
+        if POWER_INPUT_QUERIES and ptype and any(_covers(ptype, t) for t in POWER_TYPES) and _INPUT_RE.search(query):
+            # a regulator's or converter's input voltage is its supply ("buck converter, input voltage 4.5V to 28V"):
+            # read again with the input named so, the type as read
+            more, _, rest = parse_query(_INPUT_RE.sub("supply voltage", query))
+            rest = _named_type(rest, product_types)[1] if rest else rest
+        cons += more
         rest = _content_words(rest)
     return cons, ptype, rest
+
+
+POWER_INPUT_QUERIES = True  # a power part's "input voltage" in a natural query is its supply; off for an ablation
+# "input voltage (range)", "input supply voltage", "Vin", and "input" right before a comparison or a range
+_INPUT_RE = re.compile(
+    r"\binput\s+(?:supply\s+)?voltage(?:\s+range)?\b|\bv\s?in\b(?!\s*=)|\binput\b(?=\s*(?:between|from|>=|<=|≥|≤|[<>]|[-+]?\d))",
+    re.IGNORECASE,
+)
 
 
 # Words that state no constraint and name no type, left out of what a query shows back as unread ("crystals with

@@ -879,6 +879,12 @@ def singular_view(text: str) -> str:
     return _PLURAL_RE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 
 
+# the product types whose input is their supply: a regulator's, a converter's, a charger's "input voltage" (JESD99's V_I
+# of a voltage regulator) is what it runs from - an op amp's is a signal range (chunking/specs.py's power-inputs; a
+# query's "input voltage" of such a part, `parametric.parse_constraints`)
+POWER_TYPES = frozenset({"voltage regulator", "DC-DC converter", "AC-DC converter", "battery charger"})
+
+
 NAME_WORDS = True  # a word of a bare unit's parameter's names beside its value ("supply >= 2.7 V", "5V supply"); off for an ablation
 
 

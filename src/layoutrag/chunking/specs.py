@@ -53,6 +53,7 @@ from layoutrag.records import (
 )
 from layoutrag.specs import (
     MODIFIER_WORDS,
+    POWER_TYPES,
     ParsedValue,
     as_ratio,
     fold,
@@ -1159,7 +1160,7 @@ def _rating_limits(values: list[SpecValue]) -> None:
 POWER_INPUTS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without power-inputs)
 # the product types whose input is their supply: a regulator's, a converter's, a charger's "input voltage"
 # (JESD99's V_I of a voltage regulator) is what it runs from - an op amp's is a signal range
-_POWER_TYPES = frozenset({"voltage regulator", "DC-DC converter", "AC-DC converter", "battery charger"})
+_POWER_TYPES = POWER_TYPES
 _INPUT_VOLTAGE_RE = re.compile(
     r"(?:maximum |max\.? |operating |dc )?input (?:supply )?voltage(?: range)?", re.IGNORECASE
 )
