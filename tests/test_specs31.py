@@ -716,3 +716,15 @@ def test_an_amplifiers_input_voltage_stays_a_signal_range(monkeypatch: pytest.Mo
     monkeypatch.setattr(parametric_mod, "POWER_INPUT_QUERIES", False)
     assert parse_constraints(None, "LDO, input voltage range 2.5V~6V", types)[0] == []
 
+
+def test_vc_of_a_surge_protection_query_is_the_clamping_voltage(monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("ESD protection", "VCXO")
+    got, _, _ = parse_constraints(None, "VBR 6.4V min, VC 10.5V, PPPM 600W", types)
+    assert [(c.parameter, c.value) for c in got] == [
+        ("breakdown_voltage", 6.4), ("clamping_voltage", 10.5), ("peak_pulse_power", 600.0)]
+    got, ptype, _ = parse_constraints(None, "VCXO 100 MHz VC 1.65 V", types)
+    assert ptype == "VCXO" and ("control_voltage", 1.65) in [(c.parameter, c.value) for c in got]
+    monkeypatch.setattr(parametric_mod, "CLAMP_SYMBOL", False)
+    got, _, _ = parse_constraints(None, "TVS VRWM 3.3V VC 7V", types)
+    assert "control_voltage" in [c.parameter for c in got]
+

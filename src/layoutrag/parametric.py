@@ -272,7 +272,19 @@ def parse_constraints(
             rest = _named_type(rest, product_types)[1] if rest else rest
         cons += more
         rest = _content_words(rest)
+    if CLAMP_SYMBOL and (ptype == "ESD protection" or any(c.parameter in _SURGE_PARAMS for c in cons)):
+        # "VC 10.5V" beside "VBR 6.4V", "PPPM 600W": IEC 61643-321's clamping voltage V_C, not a VCXO's control voltage
+        cons = [
+            c.model_copy(update={"parameter": "clamping_voltage"})
+            if c.parameter == "control_voltage" and re.match(r"v\s?c\b", c.text, re.IGNORECASE) else c
+            for c in cons
+        ]
     return cons, ptype, rest
+
+
+CLAMP_SYMBOL = True  # "VC" of a surge-protection query is the clamping voltage; off for an ablation
+# the parameters of surge-protective components (IEC 61643-321) that make a query's "VC" their clamping voltage
+_SURGE_PARAMS = frozenset({"peak_pulse_power", "peak_pulse_current", "breakdown_voltage", "standoff_voltage"})
 
 
 POWER_INPUT_QUERIES = True  # a power part's "input voltage" in a natural query is its supply; off for an ablation
