@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -493,6 +493,19 @@ def _page_lines(ws: list[Word]) -> list[tuple[str, list[Word]]]:
     return out
 
 
+def _label_lines(
+    units: list[Chunk], words: Callable[[int], list[Word]]
+) -> Iterator[tuple[int, list[tuple[str, list[Word]]], int, str, str]]:
+    """Each text line of the pages the reading units cover, for the readers that look for a name at a line's start:
+    (page, the page's lines, the line's index, the line folded, the line folded without a leading bullet or item
+    number)."""
+    for page in sorted({r.page for c in units for r in c.all_regions()}):
+        lines = _page_lines(words(page))
+        for i, (text, _) in enumerate(lines):
+            folded = fold(text)
+            yield page, lines, i, folded, _LINE_LEAD_RE.sub("", folded, count=1)
+
+
 def _named_temperatures(
     doc_id: str, part: str, chunks: list[Chunk], words: Callable[[int], list[Word]], have: list[SpecValue]
 ) -> list[SpecValue]:
@@ -507,60 +520,57 @@ def _named_temperatures(
         return []
     units = [c for c in chunks if c.unit == "unit"]
     out: list[SpecValue] = []
-    for page in sorted({r.page for c in units for r in c.all_regions()}):
-        lines = _page_lines(words(page))
-        for i, (text, ws) in enumerate(lines):
-            folded = fold(text)
-            head = _LINE_LEAD_RE.sub("", folded, count=1)
-            if not head or _NOT_A_LABEL_RE.match(head) or "=" in head:
+    for page, lines, i, folded, head in _label_lines(units, words):
+        ws = lines[i][1]
+        if not head or _NOT_A_LABEL_RE.match(head) or "=" in head:
+            continue
+        end = _NAME_END_RE.search(head)
+        name = head[: end.start()].strip() if end else head.strip()
+        pid, known = match_parameter(name, unit="°C")
+        if not known or pid not in missing or len(name.split()) > 8:
+            continue
+        tail = head[end.start():].lstrip(":： ") if end else ""
+        found = None
+        for j, cand in enumerate([tail, *(fold(t) for t, _ in lines[i + 1 : i + 4])]):
+            if "=" in cand:
+                break  # a condition ("TA = -40 to 85 °C") or a coded option ("I = -40°C to +85°C"), not the range
+            stop = _NAME_END_RE.search(cand)
+            label = (cand[: stop.start()] if stop else cand).strip()
+            if j and label and match_parameter(label)[1]:
+                break  # another parameter's line
+            if not cand or not re.search(r"\d", cand):
                 continue
-            end = _NAME_END_RE.search(head)
-            name = head[: end.start()].strip() if end else head.strip()
-            pid, known = match_parameter(name, unit="°C")
-            if not known or pid not in missing or len(name.split()) > 8:
+            pv = parse_value(cand)
+            if pv is None or pv.empty:
                 continue
-            tail = head[end.start():].lstrip(":： ") if end else ""
-            found = None
-            for j, cand in enumerate([tail, *(fold(t) for t, _ in lines[i + 1 : i + 4])]):
-                if "=" in cand:
-                    break  # a condition ("TA = -40 to 85 °C") or a coded option ("I = -40°C to +85°C"), not the range
-                stop = _NAME_END_RE.search(cand)
-                label = (cand[: stop.start()] if stop else cand).strip()
-                if j and label and match_parameter(label)[1]:
-                    break  # another parameter's line
-                if not cand or not re.search(r"\d", cand):
-                    continue
-                pv = parse_value(cand)
-                if pv is None or pv.empty:
-                    continue
-                if pv.unit != "°C":
-                    break
-                if pv.min is not None and pv.max is not None and pv.min < pv.max:
-                    found = (j, cand, pv)
+            if pv.unit != "°C":
                 break
-            if found is None:
-                continue
-            j, cand, pv = found
-            vws = ws if j == 0 else lines[i + j][1]
-            if j == 0:
-                lead = len(folded.split()) - len(head.split())  # a bullet's or an item number's words
-                vws = [w for w in ws if w.bbox_pdf.x0 >= _name_right(ws[lead:], name)] or ws
-            box = BBox(*union_box(w.bbox_pdf for w in vws))
-            row = BBox(*union_box([*(w.bbox_pdf for w in ws), box]))
-            c = _chunk_at(units, page, ws[0].bbox_pdf)
-            out.append(
-                SpecValue(
-                    doc_id=doc_id, part=part, parameter=pid, parameter_printed=name, known=True,
-                    min=pv.min, typ=pv.typ, max=pv.max, unit=pv.unit, unit_printed=pv.unit_printed, value_text=cand,
-                    footnotes=pv.footnotes, page=page, row_bbox_pdf=row,
-                    cells=[SpecCell(role="value", text=cand, bbox_pdf=box)],
-                    chunk_id=c.chunk_id if c else "",
-                    table="ratings" if c is not None and _in_ratings(c) else "characteristics",
-                )
+            if pv.min is not None and pv.max is not None and pv.min < pv.max:
+                found = (j, cand, pv)
+            break
+        if found is None:
+            continue
+        j, cand, pv = found
+        vws = ws if j == 0 else lines[i + j][1]
+        if j == 0:
+            lead = len(folded.split()) - len(head.split())  # a bullet's or an item number's words
+            vws = [w for w in ws if w.bbox_pdf.x0 >= _name_right(ws[lead:], name)] or ws
+        box = BBox(*union_box(w.bbox_pdf for w in vws))
+        row = BBox(*union_box([*(w.bbox_pdf for w in ws), box]))
+        c = _chunk_at(units, page, ws[0].bbox_pdf)
+        out.append(
+            SpecValue(
+                doc_id=doc_id, part=part, parameter=pid, parameter_printed=name, known=True,
+                min=pv.min, typ=pv.typ, max=pv.max, unit=pv.unit, unit_printed=pv.unit_printed, value_text=cand,
+                footnotes=pv.footnotes, page=page, row_bbox_pdf=row,
+                cells=[SpecCell(role="value", text=cand, bbox_pdf=box)],
+                chunk_id=c.chunk_id if c else "",
+                table="ratings" if c is not None and _in_ratings(c) else "characteristics",
             )
-            missing.remove(pid)
-            if not missing:
-                return out
+        )
+        missing.remove(pid)
+        if not missing:
+            return out
     return out
 
 
@@ -598,68 +608,64 @@ def _part_ranges(
     neither ends the list). A value the tables already gave that part is not given twice."""
     units = [c for c in chunks if c.unit == "unit"]
     out: list[SpecValue] = []
-    for page in sorted({r.page for c in units for r in c.all_regions()}):
-        lines = _page_lines(words(page))
-        for i, (text, _) in enumerate(lines):
-            folded = fold(text)
-            head = _LINE_LEAD_RE.sub("", folded, count=1)
-            m = _PLACEHOLDER_RE.search(head)
-            tail_at = 0
-            if m is None and i + 1 < len(lines) and (m2 := _PLACEHOLDER_RE.match(fold(lines[i + 1][0]))):
-                name, tail_at = head.strip(" :："), 1  # the name on its line, the placeholder on the next
-                if _NOTE_MARK_RE.sub("", fold(lines[i + 1][0])[m2.end():]).strip():
-                    continue
-            elif m is not None and not _NOTE_MARK_RE.sub("", head[m.end():]).strip():
-                name = head[: m.start()].strip(" :：")
-            else:
+    for page, lines, i, _, head in _label_lines(units, words):
+        m = _PLACEHOLDER_RE.search(head)
+        tail_at = 0
+        if m is None and i + 1 < len(lines) and (m2 := _PLACEHOLDER_RE.match(fold(lines[i + 1][0]))):
+            name, tail_at = head.strip(" :："), 1  # the name on its line, the placeholder on the next
+            if _NOTE_MARK_RE.sub("", fold(lines[i + 1][0])[m2.end():]).strip():
                 continue
-            if match_parameter(name, unit="°C")[0] != "operating_temperature":
-                continue
-            # under a heading of the conditions of use ("Operating Ratings", "Recommended Operating Conditions") in a
-            # ratings block: a condition of use, not a rating
-            conditions_kind = any(
-                len(x) <= 40 and _USE_HEADING_RE.search(x) for x, _ in lines[max(0, i - _RANGE_PARTS) : i + 1]
-            )
-            pending: list[tuple[str, list[Word]]] = []
-            for text2, ws2 in lines[i + 1 + tail_at : i + 1 + tail_at + _RANGE_PARTS]:
-                t = fold(text2)
-                if not _NOTE_MARK_RE.sub("", t).strip():
-                    continue  # "(Note 2)"
-                pv = _range_text(t)
-                lead = t  # the words before the range: the part codes it is for
-                if pv is not None:
-                    ineq = _INEQUALITY_RE.search(t)
-                    lead = t[: ineq.start()] if ineq else re.split(r"(?<![A-Za-z0-9])[-+]?\d+(?:\.\d+)? ?°", t, maxsplit=1)[0]
-                codes = [x for x in re.split(r"[,/ ]+", lead.strip()) if x]
-                if codes and not all(_PART_CODE_RE.fullmatch(x) for x in codes):
-                    break  # another name, a sentence: the list has ended
-                if pv is None:
-                    if not codes or pending:
-                        break
-                    pending = [(x, ws2) for x in codes]
-                    continue
-                named = [(x, ws2) for x in codes] or pending
-                pending = []
-                if not named:
+        elif m is not None and not _NOTE_MARK_RE.sub("", head[m.end():]).strip():
+            name = head[: m.start()].strip(" :：")
+        else:
+            continue
+        if match_parameter(name, unit="°C")[0] != "operating_temperature":
+            continue
+        # under a heading of the conditions of use ("Operating Ratings", "Recommended Operating Conditions") in a
+        # ratings block: a condition of use, not a rating
+        conditions_kind = any(
+            len(x) <= 40 and _USE_HEADING_RE.search(x) for x, _ in lines[max(0, i - _RANGE_PARTS) : i + 1]
+        )
+        pending: list[tuple[str, list[Word]]] = []
+        for text2, ws2 in lines[i + 1 + tail_at : i + 1 + tail_at + _RANGE_PARTS]:
+            t = fold(text2)
+            if not _NOTE_MARK_RE.sub("", t).strip():
+                continue  # "(Note 2)"
+            pv = _range_text(t)
+            lead = t  # the words before the range: the part codes it is for
+            if pv is not None:
+                ineq = _INEQUALITY_RE.search(t)
+                lead = t[: ineq.start()] if ineq else re.split(r"(?<![A-Za-z0-9])[-+]?\d+(?:\.\d+)? ?°", t, maxsplit=1)[0]
+            codes = [x for x in re.split(r"[,/ ]+", lead.strip()) if x]
+            if codes and not all(_PART_CODE_RE.fullmatch(x) for x in codes):
+                break  # another name, a sentence: the list has ended
+            if pv is None:
+                if not codes or pending:
                     break
-                vws = [w for w in ws2 if w.text.strip(",/") not in codes] or ws2
-                box = BBox(*union_box(w.bbox_pdf for w in vws))
-                for code, cws in named:
-                    if any(v.parameter == "operating_temperature" and v.part == code and v.min == pv.min and v.max == pv.max
-                           for v in [*have, *out]):
-                        continue
-                    row = BBox(*union_box([*(w.bbox_pdf for w in cws), box]))
-                    c = _chunk_at(units, page, cws[0].bbox_pdf)
-                    out.append(
-                        SpecValue(
-                            doc_id=doc_id, part=code, parameter="operating_temperature", parameter_printed=name,
-                            known=True, min=pv.min, typ=None, max=pv.max, unit="°C", unit_printed=pv.unit_printed,
-                            value_text=fold(" ".join(w.text for w in vws)), page=page, row_bbox_pdf=row,
-                            cells=[SpecCell(role="value", text=fold(" ".join(w.text for w in vws)), bbox_pdf=box)],
-                            chunk_id=c.chunk_id if c else "",
-                            table="ratings" if c is not None and _in_ratings(c) and not conditions_kind else "characteristics",
-                        )
+                pending = [(x, ws2) for x in codes]
+                continue
+            named = [(x, ws2) for x in codes] or pending
+            pending = []
+            if not named:
+                break
+            vws = [w for w in ws2 if w.text.strip(",/") not in codes] or ws2
+            box = BBox(*union_box(w.bbox_pdf for w in vws))
+            for code, cws in named:
+                if any(v.parameter == "operating_temperature" and v.part == code and v.min == pv.min and v.max == pv.max
+                       for v in [*have, *out]):
+                    continue
+                row = BBox(*union_box([*(w.bbox_pdf for w in cws), box]))
+                c = _chunk_at(units, page, cws[0].bbox_pdf)
+                out.append(
+                    SpecValue(
+                        doc_id=doc_id, part=code, parameter="operating_temperature", parameter_printed=name,
+                        known=True, min=pv.min, typ=None, max=pv.max, unit="°C", unit_printed=pv.unit_printed,
+                        value_text=fold(" ".join(w.text for w in vws)), page=page, row_bbox_pdf=row,
+                        cells=[SpecCell(role="value", text=fold(" ".join(w.text for w in vws)), bbox_pdf=box)],
+                        chunk_id=c.chunk_id if c else "",
+                        table="ratings" if c is not None and _in_ratings(c) and not conditions_kind else "characteristics",
                     )
+                )
     return out
 
 
