@@ -15,6 +15,7 @@ import layoutrag.specs as specs_mod
 from chunk_factory import grid_chunk, grid_row, printed_words, table_chunk
 from layoutrag.chunking.card import product_type_in
 from layoutrag.chunking.specs import extract_specs
+from layoutrag.errors import InputError
 from layoutrag.parametric import parse_constraints
 from layoutrag.records import Box, Chunk, DocumentCard, Region
 from layoutrag.specs import format_quantity, match_parameter, parse_constraint, parse_unit, parse_value
@@ -727,4 +728,11 @@ def test_vc_of_a_surge_protection_query_is_the_clamping_voltage(monkeypatch: pyt
     monkeypatch.setattr(parametric_mod, "CLAMP_SYMBOL", False)
     got, _, _ = parse_constraints(None, "TVS VRWM 3.3V VC 7V", types)
     assert "control_voltage" in [c.parameter for c in got]
+
+
+def test_a_parameter_that_holds_no_quantity_takes_no_value_in_a_unit() -> None:
+    with pytest.raises(InputError, match="holds no value in 'V'"):
+        parse_constraint("output type = 3.3 V")  # a word (CMOS, LVDS), not a voltage
+    got, _, rest = parse_constraints(None, "LDO output 3.3V", ("voltage regulator",))
+    assert got == [] and "3.3V" in rest  # shown back as unread, not read as an output type of 3.3 V
 

@@ -822,6 +822,9 @@ def _value_and_unit(text: str, punit: str, what: str) -> tuple[float, float | No
         raise InputError(f"{what}: cannot read {text!r} as a value with a unit")
     if pv.unit_printed and not pv.unit:
         raise InputError(f"{what}: unknown unit {pv.unit_printed!r}")
+    if not punit and pv.unit:
+        # "output 3.3V": output type (like package) is a word, not a quantity in a unit
+        raise InputError(f"{what}: the parameter holds no value in {pv.unit_printed!r}")
     unit = pv.unit or punit
     if GAIN_DECIBELS and punit == "V/V" and pv.unit == "dB":
         pv = as_ratio(pv)  # "open loop gain >= 100 dB": the gain's ratio
