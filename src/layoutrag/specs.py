@@ -891,15 +891,16 @@ POWER_TYPES = frozenset({"voltage regulator", "DC-DC converter", "AC-DC converte
 NAME_WORDS = True  # a word of a bare unit's parameter's names beside its value ("supply >= 2.7 V", "5V supply"); off for an ablation
 
 
-def _name_word(word: str, pid: str) -> bool:
-    """Is `word` a word of `pid`'s names and no product type's word ("supply" of supply voltage)?"""
-    w = word.lower()
-    return (
-        len(w) >= 3
-        and w not in _JOINING
-        and any(w in n.split() for n in parameter_names(pid)[0])
-        and not any(re.search(pattern, word, re.IGNORECASE) for pattern, _ in type_patterns())
+def _names_word(word: str, pid: str) -> bool:
+    """Is `word` a word of `pid`'s names and no product type's word ("supply" of supply voltage; not "oscillator")?"""
+    return any(word.lower() in n.split() for n in parameter_names(pid)[0]) and not any(
+        re.search(pattern, word, re.IGNORECASE) for pattern, _ in type_patterns()
     )
+
+
+def _name_word(word: str, pid: str) -> bool:
+    """`_names_word`, a word of three letters or more that is no joining word."""
+    return len(word) >= 3 and word.lower() not in _JOINING and _names_word(word, pid)
 
 
 def _name_word_op(head: str, pid: str) -> tuple[int, str] | None:
@@ -1154,20 +1155,15 @@ def parse_query(
             continue
         # a word of the parameter's own names just before it ("supply 3.3 V") is read with it
         word_before = re.search(r"([^\W\d_]+)\s*$", t[: m.start()])
-        start = m.start()
-        if u[0] in _BARE_UNIT_PARAM and named_op is not None and num2 is None:
+        start, pre_op = m.start(), ""
+        if named_op is not None and num2 is None:
             start, pre_op = named_op  # "supply >= 2.7 V": the name's word, then the operator
-        elif u[0] in _BARE_UNIT_PARAM and named_next is not None:
+        elif named_next is not None:
             name_end = max(name_end, named_next)  # "single 5V supply": the name's word after the value
-        if (
-            word_before
-            and any(word_before.group(1).lower() in n.split() for n in parameter_names(pid)[0])
-            and not any(re.search(pattern, word_before.group(1), re.IGNORECASE) for pattern, _ in type_patterns())
-        ):
+        if word_before and _names_word(word_before.group(1), pid):
             start = word_before.start(1)  # not a type's word ("oscillator 26 MHz": the type, read apart)
         post_op, n = _postfix(t[m.end() :]) if num2 is None else ("", 0)
-        if u[0] in _BARE_UNIT_PARAM and named_op is not None and num2 is None and not post_op:
-            post_op = pre_op
+        post_op = post_op or pre_op
         end = max(m.end() + n, name_end)
         text_read = t[start:end].strip()
         if num2 is not None:

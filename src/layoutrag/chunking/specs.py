@@ -456,16 +456,18 @@ def extract_specs(
         seen.update(_key(v) for v in kept)
         if withheld is not None:
             withheld.extend(doubted)
+
+    def gated(values: list[SpecValue]) -> None:
+        kept, doubted = _gate(values)
+        out.extend(kept)
+        if withheld is not None:
+            withheld.extend(doubted)
+
+    # the text-line readers, after the tables: each reads what no reader before it gave
     if PART_RANGES and words is not None:
-        kept, doubted = _gate(_part_ranges(card.doc_id, chunks, words, out))
-        out.extend(kept)
-        if withheld is not None:
-            withheld.extend(doubted)
+        gated(_part_ranges(card.doc_id, chunks, words, out))
     if NAMED_TEMPERATURES and words is not None:
-        kept, doubted = _gate(_named_temperatures(card.doc_id, part, chunks, words, out))
-        out.extend(kept)
-        if withheld is not None:
-            withheld.extend(doubted)
+        gated(_named_temperatures(card.doc_id, part, chunks, words, out))
     return out
 
 
@@ -584,7 +586,7 @@ _INEQUALITY_RE = re.compile(_BOUND_RE + r" ?[≤<] ?T ?[AJ] ?[≤<] ?([-+]?\d+(?
 _PART_CODE_RE = re.compile(r"[A-Z][A-Z0-9]*\d[A-Z0-9-]*")
 _RANGE_PARTS = 8  # the lines read under the placeholder, and above it for a heading
 _NOTE_MARK_RE = re.compile(r"\(?\s*notes?\s*\d+\s*\)?", re.IGNORECASE)
-_USE_HEADING_RE = re.compile(r"operating ratings|(?:recommended )?operating conditions|推荐工作条件|工作条件", re.IGNORECASE)
+_OPERATING_RATINGS_RE = re.compile(r"operating ratings", re.IGNORECASE)  # National's heading of the conditions of use
 
 
 def _range_text(text: str) -> ParsedValue | None:
@@ -611,9 +613,10 @@ def _part_ranges(
     for page, lines, i, _, head in _label_lines(units, words):
         m = _PLACEHOLDER_RE.search(head)
         tail_at = 0
-        if m is None and i + 1 < len(lines) and (m2 := _PLACEHOLDER_RE.match(fold(lines[i + 1][0]))):
+        below = fold(lines[i + 1][0]) if m is None and i + 1 < len(lines) else ""
+        if m is None and (m2 := _PLACEHOLDER_RE.match(below)):
             name, tail_at = head.strip(" :："), 1  # the name on its line, the placeholder on the next
-            if _NOTE_MARK_RE.sub("", fold(lines[i + 1][0])[m2.end():]).strip():
+            if _NOTE_MARK_RE.sub("", below[m2.end():]).strip():
                 continue
         elif m is not None and not _NOTE_MARK_RE.sub("", head[m.end():]).strip():
             name = head[: m.start()].strip(" :：")
@@ -624,7 +627,8 @@ def _part_ranges(
         # under a heading of the conditions of use ("Operating Ratings", "Recommended Operating Conditions") in a
         # ratings block: a condition of use, not a rating
         conditions_kind = any(
-            len(x) <= 40 and _USE_HEADING_RE.search(x) for x, _ in lines[max(0, i - _RANGE_PARTS) : i + 1]
+            len(x) <= 40 and (_OPERATING_RATINGS_RE.search(x) or _CONDITIONS_RE.search(x))
+            for x, _ in lines[max(0, i - _RANGE_PARTS) : i + 1]
         )
         pending: list[tuple[str, list[Word]]] = []
         for text2, ws2 in lines[i + 1 + tail_at : i + 1 + tail_at + _RANGE_PARTS]:
@@ -650,6 +654,7 @@ def _part_ranges(
                 break
             vws = [w for w in ws2 if w.text.strip(",/") not in codes] or ws2
             box = BBox(*union_box(w.bbox_pdf for w in vws))
+            printed = fold(" ".join(w.text for w in vws))
             for code, cws in named:
                 if any(v.parameter == "operating_temperature" and v.part == code and v.min == pv.min and v.max == pv.max
                        for v in [*have, *out]):
@@ -660,8 +665,8 @@ def _part_ranges(
                     SpecValue(
                         doc_id=doc_id, part=code, parameter="operating_temperature", parameter_printed=name,
                         known=True, min=pv.min, typ=None, max=pv.max, unit="°C", unit_printed=pv.unit_printed,
-                        value_text=fold(" ".join(w.text for w in vws)), page=page, row_bbox_pdf=row,
-                        cells=[SpecCell(role="value", text=fold(" ".join(w.text for w in vws)), bbox_pdf=box)],
+                        value_text=printed, page=page, row_bbox_pdf=row,
+                        cells=[SpecCell(role="value", text=printed, bbox_pdf=box)],
                         chunk_id=c.chunk_id if c else "",
                         table="ratings" if c is not None and _in_ratings(c) and not conditions_kind else "characteristics",
                     )
@@ -1164,9 +1169,7 @@ def _rating_limits(values: list[SpecValue]) -> None:
 
 
 POWER_INPUTS = True  # specs-19; off for an ablation (benchmarks/spec_rerun.py --without power-inputs)
-# the product types whose input is their supply: a regulator's, a converter's, a charger's "input voltage"
-# (JESD99's V_I of a voltage regulator) is what it runs from - an op amp's is a signal range
-_POWER_TYPES = POWER_TYPES
+# a regulator's, a converter's, a charger's "input voltage" is its supply (`specs.POWER_TYPES`)
 _INPUT_VOLTAGE_RE = re.compile(
     r"(?:maximum |max\.? |operating |dc )?input (?:supply )?voltage(?: range)?", re.IGNORECASE
 )
@@ -1176,7 +1179,7 @@ def _power_inputs(values: list[SpecValue], card: DocumentCard) -> None:
     """A regulator's, converter's or charger's row named just "(Operating) Input Voltage (Range)" in
     volts is its supply voltage; a name saying more ("Enable input voltage", "Input UVLO threshold")
     is left as it is."""
-    if not POWER_INPUTS or card.product_type not in _POWER_TYPES:
+    if not POWER_INPUTS or card.product_type not in POWER_TYPES:
         return
     for v in values:
         if not v.known and v.unit == "V" and _INPUT_VOLTAGE_RE.fullmatch(_bare_name(v)):
