@@ -480,8 +480,9 @@ def test_natural_query_forms_2(query: str, expect: list) -> None:
     ("query", "expect"),
     [
         # "VDS" inside "LVDS" names no drain-source voltage; "XO" (IEC 60679-1's crystal oscillator, a type since the
-        # twenty-fourth session) owns the frequency after it, as "oscillator 26 MHz" does
-        ("XO 100MHz LVDS 2.5V", [("frequency", "=", 1e8, None, "Hz")]),
+        # twenty-fourth session) owns the frequency after it, as "oscillator 26 MHz" does; "LVDS", an output's logic,
+        # owns no value: 2.5V is the supply (twenty-sixth session, OUTPUT_WORDS)
+        ("XO 100MHz LVDS 2.5V", [("frequency", "=", 1e8, None, "Hz"), ("supply_voltage", "=", 2.5, None, "V")]),
         ("工作电压1.6V至5.5V", [("supply_voltage", "range", 1.6, 5.5, "V")]),
         ("电压噪声密度小于5nV/√Hz", [("voltage_noise_density", "<=", pytest.approx(5e-9), None, "V/√Hz")]),
         ("静态电流不大于100uA（Vin=5V）", [("quiescent_current", "<=", pytest.approx(1e-4), None, "A")]),  # a condition
@@ -736,3 +737,102 @@ def test_a_parameter_that_holds_no_quantity_takes_no_value_in_a_unit() -> None:
     got, _, rest = parse_constraints(None, "LDO output 3.3V", ("voltage regulator",))
     assert got == [] and "3.3V" in rest  # shown back as unread, not read as an output type of 3.3 V
 
+
+
+# --------------------------------------------------------------------------- ranges in two prefixes, a name's condition
+@pytest.mark.parametrize(("query", "cons"), [
+    ("buck converter, switching frequency 400 kHz to 2.2 MHz", [("frequency", "range", 4e5, 2.2e6)]),
+    ("DC/DC buck fsw 400kHz-2.2MHz", [("frequency", "range", 4e5, 2.2e6)]),
+    ("LDO, output current 10 mA to 1 A", [("output_current", "range", 0.01, 1.0)]),
+    ("crystal 8 pF to 12 pF", [("load_capacitance", "range", 8e-12, 1.2e-11)]),  # one unit: as before
+])
+def test_a_range_whose_ends_print_two_prefixes_of_one_unit_is_one_range(query: str, cons: list) -> None:
+    got, _, rest = parse_constraints(None, query, ("DC-DC converter", "voltage regulator", "crystal"))
+    assert [(c.parameter, c.op, pytest.approx(c.value), pytest.approx(c.value2)) for c in got] == cons
+    assert not any(ch.isdigit() for ch in rest)  # nothing of the range left unread
+
+
+def test_two_prefixed_ends_of_different_quantities_are_no_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert specs_mod.spelled_ranges("5 V to 2 mA") == "5 V to 2 mA"
+    assert specs_mod.spelled_ranges("400 kHz to 2.2 MHz") == "0.4 to 2.2 MHz"
+    monkeypatch.setattr(specs_mod, "PREFIXED_RANGES", False)
+    assert specs_mod.spelled_ranges("400 kHz to 2.2 MHz") == "400 kHz to 2.2 MHz"
+
+
+def test_a_names_condition_in_parentheses_is_read_with_the_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    q = "Output Frequency 156.25 MHz | RMS Phase Jitter (12 kHz–20 MHz) 0.25 ps max | VDD 2.5 V"
+    got, _, _ = parse_constraints(None, q, ("oscillator",))
+    assert [(c.parameter, c.op, pytest.approx(c.value)) for c in got] == [
+        ("frequency", "=", 1.5625e8), ("phase_jitter", "<=", 2.5e-13), ("supply_voltage", "=", 2.5)]
+    got, _, _ = parse_constraints(None, "oscillator supply current (no load) 5 mA", ("oscillator",))
+    assert [(c.parameter, pytest.approx(c.value)) for c in got] == [("supply_current", 0.005)]
+    # a value in parentheses is a condition - the jitter's band is no frequency; a temperature range is the one it holds over
+    got, _, _ = parse_constraints(None, "RMS phase jitter below 200 fs (12 kHz to 20 MHz), 156.25 MHz oscillator", ("oscillator",))
+    assert [(c.parameter, c.op) for c in got] == [("phase_jitter", "<="), ("frequency", "=")]
+    got, _, _ = parse_constraints(None, "Frequency Stability: ±10ppm max (-20~+70℃)", ())
+    assert [(c.parameter, c.op) for c in got] == [("frequency_stability", "<="), ("operating_temperature", "range")]
+    monkeypatch.setattr(specs_mod, "NAME_CONDITIONS", False)
+    got, _, _ = parse_constraints(None, "oscillator supply current (no load) 5 mA", ("oscillator",))
+    assert got == []
+
+
+def test_a_type_word_before_a_names_word_is_no_other_quantity(monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("voltage regulator", "oscillator", "capacitor")
+    got, _, _ = parse_constraints(None, "LDO supply 2.7 to 5.5 V", types)
+    assert [(c.parameter, c.op, c.value, c.value2) for c in got] == [("supply_voltage", "range", 2.7, 5.5)]
+    got, _, _ = parse_constraints(None, "oscillators supply 1.8V", types)
+    assert [(c.parameter, c.value) for c in got] == [("supply_voltage", 1.8)]
+    assert parse_constraints(None, "capacitor rated voltage 25V", types)[0] == []  # "rated" still owns it
+    monkeypatch.setattr(specs_mod, "TYPE_BEFORE_NAME", False)
+    assert parse_constraints(None, "LDO supply 2.7 to 5.5 V", types)[0] == []
+
+
+@pytest.mark.parametrize(("query", "cons"), [
+    ("精密电阻 阻值4.7KΩ", [("resistance", 4700.0)]),
+    ("电解电容 容量220微法", [("capacitance", 2.2e-4)]),
+    ("贴片电阻 额定功率0.25W", [("power_dissipation", 0.25)]),
+    ("单片机 主频72MHz", [("frequency", 7.2e7)]),
+    ("肖特基二极管 反向电压40V", [("reverse_voltage", 40.0)]),
+])
+def test_the_chinese_standards_terms_name_their_parameters(query: str, cons: list) -> None:
+    types = ("resistor", "capacitor", "microcontroller", "diode")
+    got, _, _ = parse_constraints(None, query, types)
+    assert [(c.parameter, pytest.approx(c.value)) for c in got] == cons
+
+
+def test_a_memorys_capacity_in_bits_is_no_capacitance() -> None:
+    got, _, rest = parse_constraints(None, "EEPROM 容量64Kbit 工作电压1.7~5.5V", ("EEPROM",))
+    assert [c.parameter for c in got] == ["supply_voltage"] and "容量64Kbit" in rest
+    rows = [
+        grid_row(["Parameter", "Symbol", "Min", "Typ", "Max", "Unit"], 100, COLS, header=True),
+        grid_row(["容量", "", "", "64", "", "Kbit"], 112, COLS),  # a memory's capacity
+        grid_row(["容量", "", "", "2000", "", "mAh"], 124, COLS),  # a battery's
+        grid_row(["容量", "C", "", "220", "", "µF"], 136, COLS),  # a capacitor's
+    ]
+    got = [(v.parameter, v.typ) for v in extract_specs(CARD, [table_chunk(rows)], None)]
+    assert ("capacitance", pytest.approx(2.2e-4)) in got and [p for p, _ in got].count("capacitance") == 1
+
+
+def test_an_output_logic_word_owns_no_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("oscillator", "TCXO")
+    got, _, rest = parse_constraints(None, "XO 100MHz LVDS 2.5V", types)
+    assert [(c.parameter, c.value) for c in got] == [("frequency", 1e8), ("supply_voltage", 2.5)] and rest == "LVDS"
+    got, _, _ = parse_constraints(None, "TCXO 40MHz clipped sine 1.8V", types)
+    assert ("supply_voltage", 1.8) in [(c.parameter, c.value) for c in got]
+    got, _, _ = parse_constraints(None, "oscillator accuracy 2.5V", types)
+    assert [c.parameter for c in got] == []  # another word still owns its value
+    monkeypatch.setattr(specs_mod, "OUTPUT_WORDS", False)
+    got, _, _ = parse_constraints(None, "XO 100MHz LVDS 2.5V", types)
+    assert [c.parameter for c in got] == ["frequency"]
+
+
+@pytest.mark.parametrize(("query", "ptype"), [
+    ("BJT PNP VCE(sat) max 0.25V", "transistor"),
+    ("C0G MLCC capacitance 100 nF", "capacitor"),
+    ("current sense resistor 10 mΩ", "resistor"),  # not the current sensor its first words name
+    ("ZXCT1008 current sense amplifier", "current sensor"),
+    ("升压芯片 输入电压0.9V~5V", "DC-DC converter"),
+])
+def test_device_class_abbreviations_name_their_type(query: str, ptype: str) -> None:
+    types = ("transistor", "capacitor", "resistor", "current sensor", "DC-DC converter")
+    assert parse_constraints(None, query, types)[1] == ptype

@@ -871,6 +871,14 @@ _JOINING = frozenset({"a", "an", "the", "and", "or", "with", "of", "for", "in", 
                       "around", "approx", "approximately", "is", "be", "from", "的", "和", "及", "或", "在"})
 
 
+# the words of an output type's values - the logic families of JEDEC's interface standards (JESD8: LVCMOS, LVTTL, HSTL,
+# SSTL; TIA/EIA-644 LVDS; the ECL family's PECL / LVPECL; HCSL, CML) and IEC 60679-1's output waveforms (sine, clipped
+# sine, square): a value of the output type, which owns no number typed after it
+OUTPUT_WORDS = True  # off for an ablation
+_OUTPUT_LOGIC = frozenset({"cmos", "lvcmos", "hcmos", "ttl", "lvttl", "hstl", "sstl", "lvds", "pecl", "lvpecl", "ecl",
+                           "hcsl", "cml", "sine", "sinewave", "square"})
+
+
 _PLURAL_RE = re.compile(r"(?<![A-Za-z])([A-Za-z][A-Za-z-]*?[A-Za-z])((?:(?<=ch)|(?<=sh)|(?<=[xz]))es|(?<![su])s)(?![A-Za-z])")
 
 
@@ -888,6 +896,7 @@ def singular_view(text: str) -> str:
 POWER_TYPES = frozenset({"voltage regulator", "DC-DC converter", "AC-DC converter", "battery charger"})
 
 
+TYPE_BEFORE_NAME = True  # a product type's word before a name's word ("LDO supply 3.3 V") names no other quantity; ablation
 NAME_WORDS = True  # a word of a bare unit's parameter's names beside its value ("supply >= 2.7 V", "5V supply"); off for an ablation
 
 
@@ -928,6 +937,9 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
     head = "".join(before).rstrip().rstrip("±").rstrip()  # "精度±5ppm": the ± is the value's
     if re.search(r"(?:\bat|@)$", head, re.IGNORECASE):
         return True  # "PSRR 70 dB at 1 kHz", "-140dBc/Hz@1kHz": a test condition
+    if NAME_CONDITIONS and pid != "operating_temperature" and head.endswith("("):
+        return True  # "jitter below 200 fs (12 kHz to 20 MHz)", "noise uVrms (10Hz-100kHz)": in parentheses, a condition (a
+        # temperature range there is the range the part holds over, read: "±10 ppm max (-20~+70 °C)")
     if ranged and re.search(r"\b(?:over|across)$", head, re.IGNORECASE):
         return False  # "over -40 to +85 °C": the range the query asks it to hold over
     if re.search(rf"(?:<=|>=|≤|≥|<|>|=|{'|'.join(w for w, _ in _WORD_OPS)})$", head, re.IGNORECASE):
@@ -939,6 +951,8 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
     if m is None:
         return False
     word = m.group(1).lower().rstrip(".")
+    if OUTPUT_WORDS and word in _OUTPUT_LOGIC:
+        return False  # "LVDS 2.5V", "clipped sine 1.8V": an output's logic or waveform - a value, not a name
     if word in _JOINING or re.search(r"\d", word):
         return False  # a joining word; a part number or code ("ABM8-16.000MHZ-B2-T 16MHz") owns no value
     names, _ = parameter_names(pid)
@@ -947,6 +961,9 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
         # word before names another quantity the vocabulary does not hold
         prev = re.search(r"([^\W\d_]+)[\s-]+[^\W\d_]+$", head)
         other = prev.group(1).lower() if prev else ""
+        if TYPE_BEFORE_NAME and other and any(re.search(rf"(?:{p})[\w-]*\s*$", singular_view(other), re.IGNORECASE)
+                                              for p, _ in type_patterns()):
+            return False  # "LDO supply 2.7 to 5.5 V", "TCXO supply 3.3 V": the part's type, then the name's word
         return bool(other) and other not in _JOINING and not any(other in n.split() for n in names)
     return len(word) >= 2
 
@@ -1001,6 +1018,22 @@ _NUM = r"[-+±]?\d+(?:\.\d+)?"
 _UNIT_WORD = r"[a-zA-Zµ°Ω%/\u4e00-\u9fff]+"
 # "8 pF to 12 pF", "-40℃~+85℃": a range whose ends both print the unit, read as "8 to 12 pF"
 _TWO_UNITS_RE = re.compile(rf"({_NUM})\s*({_UNIT_WORD})\s*({_RANGE_SEP})\s*({_NUM})\s*\2(?![A-Za-z0-9_])")
+# "400 kHz to 2.2 MHz", "400kHz-2.2MHz": a range's ends in units of one quantity with two prefixes
+PREFIXED_RANGES = True  # off for an ablation
+_PREFIXED_RE = re.compile(rf"({_NUM})\s*([a-zA-Zµ°Ω%/]+)\s*({_RANGE_SEP})\s*({_NUM})\s*([a-zA-Zµ°Ω%/]+)(?![A-Za-z0-9_])")
+
+
+def _one_unit_range(m: re.Match[str]) -> str:
+    """ "400 kHz to 2.2 MHz" -> "0.4 to 2.2 MHz": the first end in the second's unit, when both units are of one quantity
+    (`parse_unit`); anything else as it was."""
+    a, ua, sep, b, ub = m.groups()
+    pa, pb = parse_unit(ua), parse_unit(ub)
+    if pa is None or pb is None or pa[0] != pb[0] or not pb[1] or re.search(r"[±\s]", a):
+        return m.group(0)
+    sign = a[0] if a[0] in "+-" else ""
+    return f"{sign}{_clean(float(a.lstrip('+-')) * pa[1] / pb[1]):g} {sep} {b} {ub}"
+
+
 # "ESR between 20 and 50 ohm", "between 20 ohm and 50 ohm": the value lies within - at least the one, at most the other
 _BETWEEN_RE = re.compile(
     rf"(?P<name>[^\W\d_][^,;<>=≤≥]*?)\s+between\s+(?P<a>{_NUM})\s*(?P<ua>{_UNIT_WORD})?\s+and\s+(?P<b>{_NUM})\s*(?P<ub>{_UNIT_WORD})?",
@@ -1013,10 +1046,18 @@ _BETWEEN_ZH_RE = re.compile(
 )
 
 
+# "RMS phase jitter (12 kHz to 20 MHz) 0.25 ps", "supply current (no load) 5 mA": a name's printed condition in
+# parentheses between it and its value, read with the name (not as a value of its own)
+NAME_CONDITIONS = True  # off for an ablation
+_NAME_CONDITION = r"(?:\([^()]{1,40}\)\s*)?"
+
+
 def spelled_ranges(text: str) -> str:
     """A query's or constraint's ranges as the parser reads them: "8 pF to 12 pF" -> "8 to 12 pF"; "X between A and B
     unit" -> "X >= A unit, X <= B unit" (the value lies within; "X = A to B" is a range the part must cover)."""
     t = _TWO_UNITS_RE.sub(lambda m: f"{m.group(1)} {m.group(3)} {m.group(4)} {m.group(2)}", text)
+    if PREFIXED_RANGES:
+        t = _PREFIXED_RE.sub(_one_unit_range, t)
 
     def both(m: re.Match[str]) -> str:
         unit_b = m.group("ub") or m.group("ua") or ""
@@ -1060,7 +1101,8 @@ def parse_query(
     # what ends a test condition's lead: "at" / "@", and in search queries "with" / "for" too
     condition_end = r"(?:\bat|@|\bwith|\bfor)\s*$" if strict else r"(?:\bat|@)\s*$"
     piece = re.compile(
-        rf"{_param_regex().pattern}\s*(?:is\s+|of\s+|from\s+|为\s*|:\s*)?(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_val()})",
+        rf"{_param_regex().pattern}\s*{_NAME_CONDITION if NAME_CONDITIONS else ''}(?:is\s+|of\s+|from\s+|为\s*|:\s*)?"
+        rf"(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_val()})",
         re.IGNORECASE,
     )
     for m in piece.finditer(t):
