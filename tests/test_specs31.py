@@ -836,3 +836,17 @@ def test_an_output_logic_word_owns_no_value(monkeypatch: pytest.MonkeyPatch) -> 
 def test_device_class_abbreviations_name_their_type(query: str, ptype: str) -> None:
     types = ("transistor", "capacitor", "resistor", "current sensor", "DC-DC converter")
     assert parse_constraints(None, query, types)[1] == ptype
+
+
+def test_a_type_pattern_ending_inside_a_word_takes_the_whole_word() -> None:
+    _, ptype, rest = parse_constraints(None, "ZXCT1008 current sense amplifier", ("current sensor",))
+    assert ptype == "current sensor" and rest == "ZXCT1008 amplifier"  # not "... e amplifier"
+
+
+def test_a_question_word_owns_no_value() -> None:
+    # the issue's own example: "which" before the frequency is a question's word, not a parameter's name
+    got, ptype, rest = parse_constraints(None, "which 32.768 kHz crystals have ESR ≤ 50 kΩ and CL = 12.5 pF", ("crystal",))
+    assert ptype == "crystal" and rest == ""
+    assert sorted((c.parameter, c.value) for c in got) == [
+        ("esr", 50000.0), ("frequency", 32768.0), ("load_capacitance", pytest.approx(1.25e-11))]
+    assert "which" in specs_mod.FUNCTION_WORDS and "accuracy" not in specs_mod.FUNCTION_WORDS

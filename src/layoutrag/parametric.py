@@ -36,6 +36,7 @@ from layoutrag.records import (
     SpecValue,
 )
 from layoutrag.specs import (
+    FUNCTION_WORDS,
     POWER_TYPES,
     check,
     describe_constraint,
@@ -295,22 +296,17 @@ _INPUT_RE = re.compile(
 )
 
 
-# Words that state no constraint and name no type, left out of what a query shows back as unread ("crystals with
-# ESR below 50k": "with"): English articles, prepositions, conjunctions and pronouns (the closed word classes of
-# English grammar) and the Chinese structural words a query is written with (的, 和, 与, 及, 或, 为, 是, 在, 一个, 一款, 有,
-# 要求, 需要 - the particles, conjunctions and copulas of Chinese grammar, and the measure phrase "a").
-_FUNCTION_WORDS = frozenset(
-    "a an the of with without and or for in on at to from by as is are be that which who whose its their any some "
-    "all each every than then i we you me my our need needs want wants find show list give please".split()
-)
+# The Chinese structural words a query is written with, beside `specs.FUNCTION_WORDS` (its English closed word classes):
+# 的, 和, 与, 及, 或, 为, 是, 在, 一个, 一款, 有, 要求, 需要 - the particles, conjunctions and copulas of Chinese grammar, and the
+# measure phrase "a" - run into the words around them, so matched inside a word.
 _CJK_FUNCTION_RE = re.compile(r"的|和|与|及|或|为|是|在|一个|一款|一种|有|要求|需要|请|找|查找")
 
 
 def _content_words(rest: str) -> str:
-    """The unread words of a query without its function words (`_FUNCTION_WORDS`)."""
+    """The unread words of a query without its function words (`specs.FUNCTION_WORDS`, `_CJK_FUNCTION_RE`)."""
     out = []
     for w in rest.split():
-        if w.lower().strip(".?!:") in _FUNCTION_WORDS:
+        if w.lower().strip(".?!:") in FUNCTION_WORDS:
             continue
         if re.search(r"[\u4e00-\u9fff]", w):
             w = _CJK_FUNCTION_RE.sub("", w)
@@ -329,6 +325,10 @@ def _pieces(where: str) -> list[str]:
 
 # the last word several product types share names their family ("converter": DC-DC and AC-DC converters)
 _FAMILIES = ("oscillator", "converter", "sensor", "amplifier", "driver", "transceiver", "diode", "switch")
+
+
+def _latin_letter(c: str) -> bool:
+    return c.isascii() and c.isalpha()
 
 
 def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
@@ -362,6 +362,8 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
     end = m.end()
     while end < len(original) and original[end].isalpha() and text[end] == " ":
         end += 1  # the plural ending `singular_view` blanked goes with its word
+    while 0 < end < len(original) and _latin_letter(original[end - 1]) and _latin_letter(original[end]):
+        end += 1  # a pattern that stops inside a word ("current sens" of "current sense amplifier") takes the whole word
     return name, re.sub(r"\s+", " ", original[: m.start()] + " " + original[end:]).strip()
 
 

@@ -867,8 +867,16 @@ def parse_constraint(text: str) -> SpecConstraint:
 # parameter its unit names by default; a word of that default parameter's own names ("supply 3.3 V", "temperature
 # -40 to 85 °C"), a product type's and a joining word ("with", 的) leave it a bare value; after "at" / "@" it is a test condition
 BARE_OWNERS = True  # off for an ablation
-_JOINING = frozenset({"a", "an", "the", "and", "or", "with", "of", "for", "in", "on", "by", "per", "about",
-                      "around", "approx", "approximately", "is", "be", "from", "的", "和", "及", "或", "在"})
+# The words that state no quantity: English articles, prepositions, conjunctions, pronouns, auxiliaries and a question's
+# request verbs (the closed word classes of English grammar; "which 32.768 kHz crystals have ...", "find LDOs with ...")
+# and the Chinese structural words (的, 和, 及, 或, 在). One set for both uses: such a word owns no value typed after it,
+# and a query's unread rest is shown back without them (`parametric._content_words`).
+FUNCTION_WORDS = frozenset(
+    "a an the of with without and or for in on at to from by per as about around approx approximately is are be "
+    "that which who whose its their any some all each every than then i we you me my our have has "
+    "need needs want wants find show list give please 的 和 及 或 在".split()
+)
+_JOINING = FUNCTION_WORDS
 
 
 # the words of an output type's values - the logic families of JEDEC's interface standards (JESD8: LVCMOS, LVTTL, HSTL,
