@@ -735,7 +735,7 @@ def test_a_parameter_that_holds_no_quantity_takes_no_value_in_a_unit() -> None:
     with pytest.raises(InputError, match="holds no value in 'V'"):
         parse_constraint("output type = 3.3 V")  # a word (CMOS, LVDS), not a voltage
     got, _, rest = parse_constraints(None, "LDO output 3.3V", ("voltage regulator",))
-    assert got == [] and "3.3V" in rest  # shown back as unread, not read as an output type of 3.3 V
+    assert [c.parameter for c in got] == ["output_voltage"]  # "output" completed by the volt's quantity, never output_type
 
 
 
@@ -784,6 +784,7 @@ def test_a_type_word_before_a_names_word_is_no_other_quantity(monkeypatch: pytes
     assert [(c.parameter, c.value) for c in got] == [("supply_voltage", 1.8)]
     assert parse_constraints(None, "capacitor rated voltage 25V", types)[0] == []  # "rated" still owns it
     monkeypatch.setattr(specs_mod, "TYPE_BEFORE_NAME", False)
+    monkeypatch.setattr(specs_mod, "NOUN_COMPLETION", False)  # which reads "supply 2.7 to 5.5 V" as "supply voltage ..."
     assert parse_constraints(None, "LDO supply 2.7 to 5.5 V", types)[0] == []
 
 
@@ -850,3 +851,27 @@ def test_a_question_word_owns_no_value() -> None:
     assert sorted((c.parameter, c.value) for c in got) == [
         ("esr", 50000.0), ("frequency", 32768.0), ("load_capacitance", pytest.approx(1.25e-11))]
     assert "which" in specs_mod.FUNCTION_WORDS and "accuracy" not in specs_mod.FUNCTION_WORDS
+
+
+@pytest.mark.parametrize(("query", "cons"), [
+    ("LDO output 3.3V", [("output_voltage", 3.3)]),  # the name's head typed, its quantity left to the unit
+    ("LDO输出3.3V", [("output_voltage", 3.3)]),
+    ("RTC standby 500nA", [("standby_current", 5e-7)]),
+    ("op amp 单电源5V", [("supply_voltage", 5.0)]),
+    ("RTC I2C bus clock 400kHz", [("bus_clock_frequency", 4e5)]),
+])
+def test_a_names_head_before_a_value_is_completed_by_the_units_quantity(query: str, cons: list) -> None:
+    types = ("voltage regulator", "real-time clock", "operational amplifier")
+    got, _, rest = parse_constraints(None, query, types)
+    assert [(c.parameter, pytest.approx(c.value)) for c in got] == cons and rest in ("", "I2C", "单")
+
+
+def test_noun_completion_leaves_types_operators_and_unknown_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("oscillator", "crystal", "capacitor")
+    got, ptype, _ = parse_constraints(None, "oscillator 26 MHz", types)  # not "oscillator frequency": the type
+    assert ptype == "oscillator" and [c.parameter for c in got] == ["frequency"]
+    got, _, _ = parse_constraints(None, "无源晶振 8MHz 谐振电阻不超过80欧", types)  # 不超过 is an operator, not a name's head
+    assert ("esr", "<=", 80.0) in [(c.parameter, c.op, c.value) for c in got]
+    assert parse_constraints(None, "capacitor rated voltage 25V", types)[0] == []  # "rated voltage" is no name
+    monkeypatch.setattr(specs_mod, "NOUN_COMPLETION", False)
+    assert parse_constraints(None, "LDO output 3.3V", ("voltage regulator",))[0] == []

@@ -1079,6 +1079,43 @@ def spelled_ranges(text: str) -> str:
     return _BETWEEN_ZH_RE.sub(both, _BETWEEN_RE.sub(both, t))  # 电源电压介于1.7V和5.5V之间
 
 
+# "output 3.3V", "standby 1uA", "输出3.3V", "工作-40~85℃": a word right before a value, completed by the quantity the
+# value's unit measures, is a parameter's name ("output voltage", "standby current", 输出电压, 工作温度) - the name's head
+# typed, its quantity noun left to the unit. Only where the completed words are a name of a parameter in that unit and the
+# word alone names no parameter in it.
+NOUN_COMPLETION = True  # off for an ablation
+_UNIT_NOUNS = {"V": ("voltage", "电压"), "A": ("current", "电流"), "Hz": ("frequency", "频率"), "°C": ("temperature", "温度"),
+               "F": ("capacitance", "电容"), "ohm": ("resistance", "电阻"), "W": ("power", "功率"), "s": ("time", "时间")}
+_COMPLETION_RE = re.compile(
+    r"((?<![A-Za-z0-9_()-])[A-Za-z]{3,}|[\u4e00-\u9fff]{2,})(\s*)"  # a Chinese word runs on from Latin ("LDO输出")
+    r"(?=[-+±]?\d+(?:\.\d+)?(?:\s*(?:~|to|-|…)\s*[-+]?\d+(?:\.\d+)?)?\s*([a-zA-Zµ°Ω℃]+|[\u4e00-\u9fff]+))"
+)
+
+
+def _complete_names(t: str) -> str:
+    """`t` with each name head before a value completed by the value's quantity (`NOUN_COMPLETION`)."""
+
+    def done(m: re.Match[str]) -> str:
+        word, gap, unit_text = m.group(1), m.group(2), m.group(3)
+        u = parse_unit(unit_text) or parse_unit(unit_text[:1]) if unit_text else None
+        nouns = _UNIT_NOUNS.get(u[0]) if u else None
+        if u is None or nouns is None:
+            return m.group(0)
+        cjk = bool(re.match(r"[\u4e00-\u9fff]", word))
+        if not cjk and any(re.fullmatch(rf"(?:{p})s?", word, re.IGNORECASE) for p, _ in type_patterns()):
+            return m.group(0)  # a type's word ("oscillator 26 MHz"): the part's type, read apart
+        for head in [word[-k:] for k in (4, 3, 2) if len(word) >= k] if cjk else [word.lower()]:
+            alone = _whole_name(head)
+            if alone is not None and alone[1] == u[0]:
+                return m.group(0)  # the word names the parameter already ("load 12.5 pF")
+            whole = _whole_name(f"{head}{nouns[1]}" if cjk else f"{head} {nouns[0]}")
+            if whole is not None and whole[1] == u[0]:  # a whole name of the vocabulary, not one inside longer words
+                return f"{word}{nouns[1]}{gap}" if cjk else f"{word} {nouns[0]}{gap or ' '}"
+        return m.group(0)
+
+    return _COMPLETION_RE.sub(done, t)
+
+
 def parse_query(
     text: str, product_types: tuple[str, ...] = (), *, strict: bool = False
 ) -> tuple[list[SpecConstraint], str | None, str]:
@@ -1095,6 +1132,8 @@ def parse_query(
     # "1.6V至5.5V", "-40℃到125℃", "-40…+85°C" (NFKC "..."): a range's "to"
     t = re.sub(r"(?<=[\dA-Za-zΩ°%])\s*(?:至|到|\.\.\.)\s*(?=[-+]?\d)", " to ", t)
     t = spelled_ranges(t)
+    if NOUN_COMPLETION:
+        t = _complete_names(t)
     ptype = None
     for pt in sorted(product_types, key=len, reverse=True):
         # a type's name as a word of its own; Chinese text runs words together ("-40~85的TCXO")
