@@ -875,3 +875,18 @@ def test_noun_completion_leaves_types_operators_and_unknown_names(monkeypatch: p
     assert parse_constraints(None, "capacitor rated voltage 25V", types)[0] == []  # "rated voltage" is no name
     monkeypatch.setattr(specs_mod, "NOUN_COMPLETION", False)
     assert parse_constraints(None, "LDO output 3.3V", ("voltage regulator",))[0] == []
+
+
+@pytest.mark.parametrize(("query", "cons"), [
+    ("LDO supply voltage range 1.8V to 5.5V", [("supply_voltage", "range", 1.8, 5.5)]),
+    ("buck output voltage range 0.8 to 5 V", [("output_voltage", "range", 0.8, 5.0)]),
+    ("LDO 工作电压范围1.8~5.5V", [("supply_voltage", "range", 1.8, 5.5)]),
+    ("VCXO 牵引范围大于±50ppm", [("pull_range", ">=", 50.0, None)]),  # a name that ends in 范围 itself: as before
+])
+def test_range_after_a_name_is_that_quantitys_range(query: str, cons: list, monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("voltage regulator", "DC-DC converter", "VCXO")
+    got, _, rest = parse_constraints(None, query, types)
+    assert [(c.parameter, c.op, c.value, c.value2) for c in got] == cons and rest == ""
+    if "range" in query and "to" in query:
+        monkeypatch.setattr(specs_mod, "RANGE_WORDS", False)
+        assert parse_constraints(None, query, types)[0] == []

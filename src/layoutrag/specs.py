@@ -1057,6 +1057,10 @@ _BETWEEN_ZH_RE = re.compile(
 # "RMS phase jitter (12 kHz to 20 MHz) 0.25 ps", "supply current (no load) 5 mA": a name's printed condition in
 # parentheses between it and its value, read with the name (not as a value of its own)
 NAME_CONDITIONS = True  # off for an ablation
+# "supply voltage range 1.8 V to 5.5 V", "工作电压范围1.8~5.5V": "range" after a name is the range of that quantity (the
+# vocabulary's own "operating temperature range", "frequency range" are such names), not another parameter
+RANGE_WORDS = True  # off for an ablation
+_RANGE_WORD = r"(?:\s*(?:range|范围)(?![A-Za-z]))?"
 _NAME_CONDITION = r"(?:\([^()]{1,40}\)\s*)?"
 
 
@@ -1148,7 +1152,8 @@ def parse_query(
     # what ends a test condition's lead: "at" / "@", and in search queries "with" / "for" too
     condition_end = r"(?:\bat|@|\bwith|\bfor)\s*$" if strict else r"(?:\bat|@)\s*$"
     piece = re.compile(
-        rf"{_param_regex().pattern}\s*{_NAME_CONDITION if NAME_CONDITIONS else ''}(?:is\s+|of\s+|from\s+|为\s*|:\s*)?"
+        rf"{_param_regex().pattern}{_RANGE_WORD if RANGE_WORDS else ''}\s*{_NAME_CONDITION if NAME_CONDITIONS else ''}"
+        rf"(?:is\s+|of\s+|from\s+|为\s*|:\s*)?"
         rf"(<=|>=|≤|≥|<|>|=|{word_ops})?\s*({_val()})",
         re.IGNORECASE,
     )
