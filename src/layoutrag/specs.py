@@ -876,7 +876,6 @@ FUNCTION_WORDS = frozenset(
     "that which who whose its their any some all each every than then i we you me my our have has "
     "need needs want wants find show list give please 的 和 及 或 在".split()
 )
-_JOINING = FUNCTION_WORDS
 
 
 # the words of an output type's values - the logic families of JEDEC's interface standards (JESD8: LVCMOS, LVTTL, HSTL,
@@ -917,7 +916,7 @@ def _names_word(word: str, pid: str) -> bool:
 
 def _name_word(word: str, pid: str) -> bool:
     """`_names_word`, a word of three letters or more that is no joining word."""
-    return len(word) >= 3 and word.lower() not in _JOINING and _names_word(word, pid)
+    return len(word) >= 3 and word.lower() not in FUNCTION_WORDS and _names_word(word, pid)
 
 
 def _name_word_op(head: str, pid: str) -> tuple[int, str] | None:
@@ -961,7 +960,7 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
     word = m.group(1).lower().rstrip(".")
     if OUTPUT_WORDS and word in _OUTPUT_LOGIC:
         return False  # "LVDS 2.5V", "clipped sine 1.8V": an output's logic or waveform - a value, not a name
-    if word in _JOINING or re.search(r"\d", word):
+    if word in FUNCTION_WORDS or re.search(r"\d", word):
         return False  # a joining word; a part number or code ("ABM8-16.000MHZ-B2-T 16MHz") owns no value
     names, _ = parameter_names(pid)
     if any(word in n.split() for n in names):
@@ -972,7 +971,7 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
         if TYPE_BEFORE_NAME and other and any(re.search(rf"(?:{p})[\w-]*\s*$", singular_view(other), re.IGNORECASE)
                                               for p, _ in type_patterns()):
             return False  # "LDO supply 2.7 to 5.5 V", "TCXO supply 3.3 V": the part's type, then the name's word
-        return bool(other) and other not in _JOINING and not any(other in n.split() for n in names)
+        return bool(other) and other not in FUNCTION_WORDS and not any(other in n.split() for n in names)
     return len(word) >= 2
 
 
@@ -1057,11 +1056,11 @@ _BETWEEN_ZH_RE = re.compile(
 # "RMS phase jitter (12 kHz to 20 MHz) 0.25 ps", "supply current (no load) 5 mA": a name's printed condition in
 # parentheses between it and its value, read with the name (not as a value of its own)
 NAME_CONDITIONS = True  # off for an ablation
+_NAME_CONDITION = r"(?:\([^()]{1,40}\)\s*)?"
 # "supply voltage range 1.8 V to 5.5 V", "工作电压范围1.8~5.5V": "range" after a name is the range of that quantity (the
 # vocabulary's own "operating temperature range", "frequency range" are such names), not another parameter
 RANGE_WORDS = True  # off for an ablation
 _RANGE_WORD = r"(?:\s*(?:range|范围)(?![A-Za-z]))?"
-_NAME_CONDITION = r"(?:\([^()]{1,40}\)\s*)?"
 
 
 def spelled_ranges(text: str) -> str:
@@ -1101,7 +1100,7 @@ def _complete_names(t: str) -> str:
 
     def done(m: re.Match[str]) -> str:
         word, gap, unit_text = m.group(1), m.group(2), m.group(3)
-        u = parse_unit(unit_text) or parse_unit(unit_text[:1]) if unit_text else None
+        u = parse_unit(unit_text) or parse_unit(unit_text[:1])  # "5Vdc": its first letter the unit
         nouns = _UNIT_NOUNS.get(u[0]) if u else None
         if u is None or nouns is None:
             return m.group(0)
