@@ -890,3 +890,18 @@ def test_range_after_a_name_is_that_quantitys_range(query: str, cons: list, monk
     if "range" in query and "to" in query:
         monkeypatch.setattr(specs_mod, "RANGE_WORDS", False)
         assert parse_constraints(None, query, types)[0] == []
+
+
+@pytest.mark.parametrize(("query", "cons"), [
+    ("LDO linear regulator 3.3V output", [("output_voltage", 3.3)]),  # was a supply voltage of 3.3 V
+    ("LDO 500mA output, 3.3V output", [("output_current", 0.5), ("output_voltage", 3.3)]),
+    ("ADC, 5V supply voltage", [("supply_voltage", 5.0)]),  # a longer name typed whole: read as before
+])
+def test_a_names_head_after_a_value_is_completed_too(query: str, cons: list) -> None:
+    got, _, rest = parse_constraints(None, query, ("voltage regulator", "ADC"))
+    assert [(c.parameter, pytest.approx(c.value)) for c in got] == cons and rest == ""
+
+
+def test_the_types_other_words_are_not_shown_back_as_unread() -> None:
+    _, ptype, rest = parse_constraints(None, "synchronous buck converter fsw 2MHz", ("DC-DC converter",))
+    assert ptype == "DC-DC converter" and rest == "synchronous"  # "converter" is the type's word too

@@ -338,6 +338,7 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
     one position the more specific pattern, as the card reads a title; a family's own word ("isolated converter",
     "low-noise amplifier") names the family. Word edges are ASCII ones: Chinese runs into Latin ("TVS管")."""
     best: tuple[int, int, str, re.Match[str]] | None = None
+    again = ""  # the type's pattern: its other words after the first are the type's too ("buck converter")
     original, text = text, singular_view(text)
     for rank, (pattern, name) in enumerate(type_patterns()):
         if not covers_any(name, among):
@@ -345,7 +346,7 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
         named = rf"(?:{pattern})|(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])"
         m = re.search(named, text, re.IGNORECASE | re.ASCII)
         if m and (best is None or (m.start(), rank) < best[:2]):
-            best = (m.start(), rank, name, m)
+            best, again = (m.start(), rank, name, m), named
     if best is None:
         fam = next(
             (m for f in _FAMILIES if covers_any(f, among) and (m := re.search(rf"\b{f}s?\b", text, re.IGNORECASE))),
@@ -364,7 +365,8 @@ def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
         end += 1  # the plural ending `singular_view` blanked goes with its word
     while 0 < end < len(original) and _latin_letter(original[end - 1]) and _latin_letter(original[end]):
         end += 1  # a pattern that stops inside a word ("current sens" of "current sense amplifier") takes the whole word
-    return name, re.sub(r"\s+", " ", original[: m.start()] + " " + original[end:]).strip()
+    tail = re.sub(rf"(?:{again})[A-Za-z]*", " ", original[end:], flags=re.IGNORECASE | re.ASCII) if again else original[end:]
+    return name, re.sub(r"\s+", " ", original[: m.start()] + " " + tail).strip()
 
 
 def find_parts(

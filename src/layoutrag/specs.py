@@ -1095,28 +1095,49 @@ _COMPLETION_RE = re.compile(
 )
 
 
+# ... and the same head after a value ("3.3V output", "500mA output"), not after "at" / "@" (a test condition)
+_COMPLETION_AFTER_RE = re.compile(r"(?<![\w.])((?:\bat\s+|@\s*)?)([-+±]?\d+(?:\.\d+)?\s*([a-zA-Zµ°Ω]+)\s+)([A-Za-z]{3,})(?![\w-])",
+                                  re.IGNORECASE)
+
+
+def _completing_noun(word: str, unit_text: str) -> str | None:
+    """The quantity noun that completes `word` to a whole vocabulary name in `unit_text`'s unit, else None."""
+    u = parse_unit(unit_text) or parse_unit(unit_text[:1])  # "5Vdc": its first letter the unit
+    nouns = _UNIT_NOUNS.get(u[0]) if u else None
+    if u is None or nouns is None:
+        return None
+    cjk = bool(re.match(r"[\u4e00-\u9fff]", word))
+    if not cjk and any(re.fullmatch(rf"(?:{p})s?", word, re.IGNORECASE) for p, _ in type_patterns()):
+        return None  # a type's word ("oscillator 26 MHz"): the part's type, read apart
+    for head in [word[-k:] for k in (4, 3, 2) if len(word) >= k] if cjk else [word.lower()]:
+        alone = _whole_name(head)
+        if alone is not None and alone[1] == u[0]:
+            return None  # the word names the parameter already ("load 12.5 pF")
+        whole = _whole_name(f"{head}{nouns[1]}" if cjk else f"{head} {nouns[0]}")
+        if whole is not None and whole[1] == u[0]:  # a whole name of the vocabulary, not one inside longer words
+            return nouns[1] if cjk else nouns[0]
+    return None
+
+
 def _complete_names(t: str) -> str:
-    """`t` with each name head before a value completed by the value's quantity (`NOUN_COMPLETION`)."""
+    """`t` with each name head beside a value completed by the value's quantity (`NOUN_COMPLETION`)."""
 
-    def done(m: re.Match[str]) -> str:
-        word, gap, unit_text = m.group(1), m.group(2), m.group(3)
-        u = parse_unit(unit_text) or parse_unit(unit_text[:1])  # "5Vdc": its first letter the unit
-        nouns = _UNIT_NOUNS.get(u[0]) if u else None
-        if u is None or nouns is None:
+    def before(m: re.Match[str]) -> str:
+        noun = _completing_noun(m.group(1), m.group(3))
+        if noun is None:
             return m.group(0)
-        cjk = bool(re.match(r"[\u4e00-\u9fff]", word))
-        if not cjk and any(re.fullmatch(rf"(?:{p})s?", word, re.IGNORECASE) for p, _ in type_patterns()):
-            return m.group(0)  # a type's word ("oscillator 26 MHz"): the part's type, read apart
-        for head in [word[-k:] for k in (4, 3, 2) if len(word) >= k] if cjk else [word.lower()]:
-            alone = _whole_name(head)
-            if alone is not None and alone[1] == u[0]:
-                return m.group(0)  # the word names the parameter already ("load 12.5 pF")
-            whole = _whole_name(f"{head}{nouns[1]}" if cjk else f"{head} {nouns[0]}")
-            if whole is not None and whole[1] == u[0]:  # a whole name of the vocabulary, not one inside longer words
-                return f"{word}{nouns[1]}{gap}" if cjk else f"{word} {nouns[0]}{gap or ' '}"
-        return m.group(0)
+        if not noun.isascii():  # a Chinese name runs on: 输出 + 电压
+            return f"{m.group(1)}{noun}{m.group(2)}"
+        return f"{m.group(1)} {noun}{m.group(2) or ' '}"
 
-    return _COMPLETION_RE.sub(done, t)
+    def after(m: re.Match[str]) -> str:
+        typed = _param_regex().match(m.string, m.start(4))
+        if m.group(1) or (typed and typed.end() > m.end(4)):
+            return m.group(0)  # a test condition's value; a longer name typed whole after it ("3.3 V supply voltage")
+        noun = _completing_noun(m.group(4), m.group(3))
+        return m.group(0) if noun is None else f"{m.group(0)} {noun}"
+
+    return _COMPLETION_AFTER_RE.sub(after, _COMPLETION_RE.sub(before, t))
 
 
 def parse_query(
