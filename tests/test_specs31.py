@@ -833,9 +833,13 @@ def test_an_output_logic_word_owns_no_value(monkeypatch: pytest.MonkeyPatch) -> 
     ("current sense resistor 10 mΩ", "resistor"),  # not the current sensor its first words name
     ("ZXCT1008 current sense amplifier", "current sensor"),
     ("升压芯片 输入电压0.9V~5V", "DC-DC converter"),
+    ("仪表放大器 共模抑制比最小110dB", "instrumentation amplifier"),  # the catalogue categories' Chinese names
+    ("DSC60XX MEMS 振荡器", "MEMS oscillator"),
+    ("给图像传感器配的晶振", "crystal"),  # 传感器 alone names no type: the part asked for is the crystal
 ])
 def test_device_class_abbreviations_name_their_type(query: str, ptype: str) -> None:
-    types = ("transistor", "capacitor", "resistor", "current sensor", "DC-DC converter")
+    types = ("transistor", "capacitor", "resistor", "current sensor", "DC-DC converter", "instrumentation amplifier",
+             "MEMS oscillator", "crystal", "sensor")
     assert parse_constraints(None, query, types)[1] == ptype
 
 
