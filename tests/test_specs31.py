@@ -909,3 +909,11 @@ def test_a_names_head_after_a_value_is_completed_too(query: str, cons: list) -> 
 def test_the_types_other_words_are_not_shown_back_as_unread() -> None:
     _, ptype, rest = parse_constraints(None, "synchronous buck converter fsw 2MHz", ("DC-DC converter",))
     assert ptype == "DC-DC converter" and rest == "synchronous"  # "converter" is the type's word too
+
+
+def test_input_after_a_value_is_not_the_next_values_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    types = ("voltage regulator", "DC-DC converter")
+    got, _, _ = parse_constraints(None, "buck 12V input 5V output", types)  # was a 5 V supply, the 12 V left unread
+    assert [(c.parameter, c.value) for c in got] == [("supply_voltage", 12.0), ("output_voltage", 5.0)]
+    got, _, _ = parse_constraints(None, "buck converter input 4.5V to 28V", types)  # "input" before its value: as before
+    assert [(c.parameter, c.op, c.value, c.value2) for c in got] == [("supply_voltage", "range", 4.5, 28.0)]

@@ -291,7 +291,9 @@ _SURGE_PARAMS = frozenset({"peak_pulse_power", "peak_pulse_current", "breakdown_
 POWER_INPUT_QUERIES = True  # a power part's "input voltage" in a natural query is its supply; off for an ablation
 # "input voltage (range)", "input supply voltage", "Vin", and "input" right before a comparison or a range
 _INPUT_RE = re.compile(
-    r"\binput\s+(?:supply\s+)?voltage(?:\s+range)?\b|\bv\s?in\b(?!\s*=)|\binput\b(?=\s*(?:between|from|>=|<=|≥|≤|[<>]|[-+]?\d))",
+    r"\binput\s+(?:supply\s+)?voltage(?:\s+range)?\b|\bv\s?in\b(?!\s*=)"
+    # "input" before a comparison or a number - not after a value it names ("12V input 5V output": 12 V is the input)
+    r"|(?<!\d[A-Za-z]\s)(?<!\d\s[A-Za-z]\s)\binput\b(?=\s*(?:between|from|>=|<=|≥|≤|[<>]|[-+]?\d))",
     re.IGNORECASE,
 )
 
