@@ -917,3 +917,11 @@ def test_input_after_a_value_is_not_the_next_values_name(monkeypatch: pytest.Mon
     assert [(c.parameter, c.value) for c in got] == [("supply_voltage", 12.0), ("output_voltage", 5.0)]
     got, _, _ = parse_constraints(None, "buck converter input 4.5V to 28V", types)  # "input" before its value: as before
     assert [(c.parameter, c.op, c.value, c.value2) for c in got] == [("supply_voltage", "range", 4.5, 28.0)]
+
+
+def test_a_value_after_at_is_a_condition_even_before_a_name() -> None:
+    types = ("oscillator", "voltage regulator")
+    got, _, _ = parse_constraints(None, "oscillator 3.3V at 25°C ambient", types)  # not an operating temperature of 25
+    assert [(c.parameter, c.value) for c in got] == [("supply_voltage", 3.3)]
+    got, _, _ = parse_constraints(None, "LDO dropout 200mV @ 100mA output current", types)  # not an output current
+    assert [c.parameter for c in got] == ["dropout_voltage"]

@@ -1242,8 +1242,8 @@ def parse_query(
         if any(a <= m.start() < b for a, b in used):
             continue
         u = parse_unit(m.group(3))
-        if u is None:
-            continue
+        if u is None or (BARE_OWNERS and re.search(r"(?:\bat|@)\s*$", t[: m.start()], re.IGNORECASE)):
+            continue  # a unit the parser does not know; a test condition's value ("at 25°C ambient", "@1kHz")
         # a value typed before the name it is ("3.3V output voltage", "±20ppm frequency tolerance", "16-bit resolution")
         named_after = _name_after_regex().match(t, m.end())
         after = _param_from_text(named_after.group(1)) if named_after else None
