@@ -934,16 +934,22 @@ def _name_word_after(t: str, end: int, pid: str) -> int | None:
     return end + m.end() if m and _name_word(m.group(1), pid) else None
 
 
+def _ends_in_type(text: str) -> bool:
+    """Does `text` end in a word a product type names its part by ("oscillator", "LDO", "op amp", "TCXOs" - the plural
+    read as the singular)?"""
+    plain = singular_view(text)
+    return any(re.search(rf"(?:{pattern})[\w-]*\s*$", plain, re.IGNORECASE) for pattern, _ in type_patterns())
+
+
 def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bool = False) -> bool:
     """Is the bare value at `start` of `t` the value of something the query names and the parser did not read (or a
-    test condition, after "at" / "@")?"""
+    condition in parentheses)? A value after "at" / "@" never gets here: `parse_query` passes over it as a test
+    condition before it looks for the value's name."""
     before = list(t[:start])
     for a, b in used:  # what was read is no owner, and ends what comes before it
         for k in range(a, min(b, start)):
             before[k] = ","
     head = "".join(before).rstrip().rstrip("±").rstrip()  # "精度±5ppm": the ± is the value's
-    if re.search(r"(?:\bat|@)$", head, re.IGNORECASE):
-        return True  # "PSRR 70 dB at 1 kHz", "-140dBc/Hz@1kHz": a test condition
     if NAME_CONDITIONS and pid != "operating_temperature" and head.endswith("("):
         return True  # "jitter below 200 fs (12 kHz to 20 MHz)", "noise uVrms (10Hz-100kHz)": in parentheses, a condition (a
         # temperature range there is the range the part holds over, read: "±10 ppm max (-20~+70 °C)")
@@ -951,8 +957,7 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
         return False  # "over -40 to +85 °C": the range the query asks it to hold over
     if re.search(rf"(?:<=|>=|≤|≥|<|>|=|{'|'.join(w for w, _ in _WORD_OPS)})$", head, re.IGNORECASE):
         return True  # "Vds >= 30 V": an operator with no parameter read before it
-    plain = singular_view(head)  # "TCXOs 26 MHz": the type in the plural
-    if any(re.search(rf"(?:{pattern})[\w-]*\s*$", plain, re.IGNORECASE) for pattern, _ in type_patterns()):
+    if _ends_in_type(head):
         return False  # a type the query names its part by ("oscillator", "LDO", "op amp", "MEMS oscillator")
     m = re.search(r"(?<![0-9.])([^\W\d_][\w()/.-]*)$", head)  # not a value's unit ("16MHz 18pF")
     if m is None:
@@ -968,8 +973,7 @@ def _owned(t: str, start: int, used: list[tuple[int, int]], pid: str, ranged: bo
         # word before names another quantity the vocabulary does not hold
         prev = re.search(r"([^\W\d_]+)[\s-]+[^\W\d_]+$", head)
         other = prev.group(1).lower() if prev else ""
-        if TYPE_BEFORE_NAME and other and any(re.search(rf"(?:{p})[\w-]*\s*$", singular_view(other), re.IGNORECASE)
-                                              for p, _ in type_patterns()):
+        if TYPE_BEFORE_NAME and other and _ends_in_type(other):
             return False  # "LDO supply 2.7 to 5.5 V", "TCXO supply 3.3 V": the part's type, then the name's word
         return bool(other) and other not in FUNCTION_WORDS and not any(other in n.split() for n in names)
     return len(word) >= 2
@@ -1243,7 +1247,8 @@ def parse_query(
             continue
         u = parse_unit(m.group(3))
         if u is None or (BARE_OWNERS and re.search(r"(?:\bat|@)\s*$", t[: m.start()], re.IGNORECASE)):
-            continue  # a unit the parser does not know; a test condition's value ("at 25°C ambient", "@1kHz")
+            continue  # a unit the parser does not know; a test condition's value ("PSRR 70 dB at 1 kHz", "@1kHz", "at
+            # 25°C ambient" - before a name too)
         # a value typed before the name it is ("3.3V output voltage", "±20ppm frequency tolerance", "16-bit resolution")
         named_after = _name_after_regex().match(t, m.end())
         after = _param_from_text(named_after.group(1)) if named_after else None
