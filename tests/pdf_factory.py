@@ -17,6 +17,7 @@ robust ingest must reject (empty, truncated, random bytes, password-protected, o
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -247,6 +248,31 @@ def write_bad_input_zoo(folder: Path, *, seed: int = 0) -> dict[str, Path]:
     huge.save(out["huge_page"])
     huge.close()
     return out
+
+
+def cut_short_pdfs(folder: Path) -> tuple[Path, Path]:
+    """A three-page PDF cut short twice, as an interrupted download leaves it: before any page's
+    content stream ("none.pdf": MuPDF repairs it into three empty pages) and right after the first
+    page's ("first.pdf": page 1 whole, pages 2-3 empty). The page tree comes before the content
+    streams, so both still open with three pages."""
+    doc = pymupdf.open()
+    add_table_page(doc)
+    add_two_column_page(doc)
+    add_two_column_page(doc)
+    full = doc.tobytes(garbage=0, deflate=False)
+    page1 = len(doc[0].get_text())
+    doc.close()
+
+    def texts(cut: int) -> list[int]:
+        with pymupdf.open(stream=full[:cut], filetype="pdf") as d:
+            return [len(p.get_text()) for p in d]
+
+    first = next(m.end() for m in re.finditer(rb"endstream", full) if texts(m.end()) == [page1, 0, 0])
+    folder.mkdir(parents=True, exist_ok=True)
+    none, one = folder / "none.pdf", folder / "first.pdf"
+    none.write_bytes(full[: full.index(b"stream")])
+    one.write_bytes(full[:first])
+    return none, one
 
 
 def symbol_codes_pdf(runs: list[tuple[str, bytes]], *, encoding: str = "WinAnsiEncoding") -> bytes:

@@ -182,7 +182,7 @@ def test_index_cli_with_nothing_ingested_is_an_error(tmp_path: Path) -> None:
     assert not (tmp_path / "missing").exists() and not list(tmp_path.iterdir())  # nothing written
     import_chunks(small_jsonl(tmp_path / "c.jsonl", docs=1), tmp_path / "data")
     res = runner.invoke(app, ["index", "--data", str(tmp_path / "data")])
-    assert res.exit_code == 0 and "chunks=3" in res.output, res.output
+    assert res.exit_code == 0 and "3 chunks of 1 document," in res.output, res.output
 
 
 def test_service_search_end_to_end(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pdf_factory import add_table_page, add_two_column_page
+from pdf_factory import add_table_page, add_two_column_page, cut_short_pdfs
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -142,6 +142,41 @@ def test_non_utf8_file_name_is_reported_escaped_and_ingested(tmp_path: Path) -> 
     paths = [r["path"] for r in report]
     assert any(p.endswith("latin1-\\xe9\\xff.pdf") for p in paths), paths
     assert any(p.endswith(good.name) for p in paths)
+
+
+# --------------------------------------------------------------------------- files cut short
+def test_a_pdf_cut_short_fails_or_warns_by_what_is_left(tmp_path: Path) -> None:
+    """MuPDF repairs a truncated file silently into pages with nothing on them: with nothing left
+    the document fails in one line (and a re-run says so again); with some pages left it is
+    ingested and the report names the empty pages."""
+    import json
+
+    from layoutrag.build import ingest_and_chunk
+
+    none, first = cut_short_pdfs(tmp_path / "in")
+    with pymupdf.open(none) as d:
+        assert d.page_count == 3 and d.is_repaired  # what makes the case: it opens, "repaired"
+    data = tmp_path / "data"
+    for _ in range(2):
+        results = {Path(r.path).name: r for r in ingest_and_chunk([tmp_path / "in"], data, layout="pymupdf", progress=False)}
+        assert results["none.pdf"].status == "failed"
+        assert results["none.pdf"].error == (
+            "damaged PDF (truncated?): MuPDF repaired it and none of its 3 pages has content"
+        )
+    ok = results["first.pdf"]
+    assert ok.status in ("ok", "skipped") and ok.chunks > 0
+    report = {Path(r["path"]).name: r for r in json.loads((data / "ingest-report.json").read_text(encoding="utf-8"))}
+    first_run = ingest_and_chunk([first], tmp_path / "data2", layout="pymupdf", progress=False)[0]
+    assert first_run.status == "ok"
+    assert first_run.warning == "damaged PDF repaired by MuPDF: 2 of 3 pages have no content (pages 2-3)"
+    assert report["none.pdf"]["status"] == "failed"
+
+
+def test_page_ranges_are_runs() -> None:
+    from layoutrag.ingest.pipeline import page_ranges
+
+    assert page_ranges([8, 1, 2, 3, 5, 7]) == "1-3, 5, 7-8"
+    assert page_ranges([4]) == "4"
 
 
 # --------------------------------------------------------------------------- FIFOs, dangling links

@@ -222,6 +222,13 @@ def test_find_parts_ranks_by_constraints_met_and_shows_evidence(served_data: Pat
         svc.find_parts([])
     with pytest.raises(InputError, match="unknown product type"):
         svc.find_parts(["ESR <= 1 Mohm"], product_type="banana")
+    # a type the vocabulary knows but the library holds none of: said so, not left unread (the sample corpus is
+    # crystals and oscillators) - by its name, by another of its words, and read from a natural query
+    for kw in ({"product_type": "MOSFET"}, {"product_type": "LDO"}, {"query": "op amp supply voltage 5 V"}):
+        with pytest.raises(InputError, match=r"^no (MOSFET|voltage regulator|operational amplifier) in this library "):
+            svc.find_parts(["ESR <= 1 Mohm"] if "product_type" in kw else None, **kw)
+    # --type by another of its words: 晶振 is a crystal
+    assert svc.find_parts(["ESR <= 1 Mohm"], product_type="晶振").product_type == "crystal"
     png = svc.crop_png(v.doc_id, v.page, list(v.cells[0].bbox_pdf))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -60,9 +60,14 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write docs/CONFIGURATION.md from the settings tree.")
+    ap.add_argument("--check", action="store_true", help="exit 1 when the file is not what the tree says; write nothing")
+    args = ap.parse_args(argv)
     text = render()
-    if "--check" in sys.argv:
+    if args.check:
         return 0 if OUT.is_file() and OUT.read_text(encoding="utf-8") == text else 1
     OUT.write_text(text, encoding="utf-8")
     print(f"wrote {OUT}")

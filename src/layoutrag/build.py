@@ -281,7 +281,8 @@ def summary(results: Sequence[IngestResult], limit: int = 3) -> str:
     ok = sum(r.status == "ok" for r in results)
     skipped = sum(r.status == "skipped" for r in results)
     failed = [r for r in results if r.status == "failed"]
-    line = f"{ok} ingested, {skipped} skipped, {len(failed)} failed"
+    warned = sum(bool(r.warning) and r.status == "ok" for r in results)
+    line = f"{ok} ingested" + (f" ({warned} with a warning)" if warned else "") + f", {skipped} skipped, {len(failed)} failed"
     if failed:
         shown = "; ".join(f"{Path(r.path).name}: {r.error}" for r in failed[:limit])
         line += f": {shown}" + (f"; +{len(failed) - limit} more" if len(failed) > limit else "")

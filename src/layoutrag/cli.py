@@ -178,11 +178,15 @@ def ingest(
     failed = built.failed
     for r in failed:
         err.print(f"[red]failed[/red] {escape(f'{r.path}: {r.error}')}", highlight=False)
+    warned = [r for r in results if r.warning and r.status == "ok"]
+    for r in warned:
+        err.print(f"[yellow]warning[/yellow] {escape(f'{r.path}: {r.warning}')}", highlight=False)
     ok = sum(r.status == "ok" for r in results)
     skipped = sum(r.status == "skipped" for r in results)
+    warn = f" ({len(warned)} with a warning)" if warned else ""
     extra = f", {len(built.removed)} removed (older revisions or gone)" if built.removed else ""
     extra += f", {len(built.kept_revisions)} older revisions kept" if built.kept_revisions else ""
-    console.print(f"{ok} ingested, {skipped} skipped (current), {len(failed)} failed{extra}")
+    console.print(f"{ok} ingested{warn}, {skipped} skipped (current), {len(failed)} failed{extra}")
     raise typer.Exit(1 if failed else 0)
 
 
@@ -197,7 +201,8 @@ def remove(
     _sigterm_stops()
     s = _settings()
     built = LayoutRAG(_data(data, s), settings=s).remove(docs)
-    console.print(f"removed {len(built.removed)} documents: {', '.join(built.removed)}")
+    n = len(built.removed)
+    console.print(f"removed {n} document{'s' if n != 1 else ''}: {', '.join(built.removed)}")
 
 
 @command()
@@ -417,7 +422,14 @@ def index(
         except ValidationError as e:  # --store / --qdrant-engine outside their choices
             raise InputError(f"bad option: {describe_error(e)}") from None
         write_store_record(DataDir(_data(data, s)), s.store)  # search, serve, mcp, eval follow it
-    console.print(LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True))
+    st = LayoutRAG(_data(data, s), settings=s).index(progress=True, require_documents=True)
+    console.print(
+        f"index generation {st.generation}: {st.chunks} chunks of {st.documents} "
+        f"document{'s' if st.documents != 1 else ''}, "
+        f"{st.embedded} passages embedded ({st.embedder}, {st.dim} dimensions; the rest cached), "
+        f"{st.bytes / 1e6:.1f} MB, {st.seconds:.1f} s",
+        highlight=False,
+    )
 
 
 # --------------------------------------------------------------------------- eval (issue 5)
@@ -481,7 +493,7 @@ def serve(
 
 @command()
 def mcp(data: DataOpt = None) -> None:
-    """MCP server over stdio (tools: build_evidence_package, get_chunk, get_evidence_image)."""
+    """MCP server over stdio (tools: build_evidence_package, get_chunk, get_evidence_image, find_parts, compare_parts)."""
     from layoutrag.serve.mcp_server import run_stdio
 
     s = _settings()

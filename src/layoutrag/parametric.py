@@ -49,7 +49,17 @@ from layoutrag.storage import DataDir
 from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters
 
-__all__ = ["SpecStore", "StoredValue", "compare_parts", "covers_any", "find_parts", "load_spec_store", "parse_constraints", "resolve_part"]
+__all__ = [
+    "SpecStore",
+    "StoredValue",
+    "compare_parts",
+    "covers_any",
+    "find_parts",
+    "load_spec_store",
+    "named_type",
+    "parse_constraints",
+    "resolve_part",
+]
 
 
 class StoredValue(NamedTuple):
@@ -262,15 +272,15 @@ def parse_constraints(
     cons = [parse_constraint(piece) for w in (where or []) for piece in _pieces(w)]
     ptype, rest = None, ""
     if query:
-        # the type is read from the words the constraints leave (`_named_type`: by its name or any of its words)
+        # the type is read from the words the constraints leave (`named_type`: by its name or any of its words)
         more, _, rest = parse_query(query)
         if rest:
-            ptype, rest = _named_type(rest, product_types)
+            ptype, rest = named_type(rest, product_types)
         if POWER_INPUT_QUERIES and ptype and any(_covers(ptype, t) for t in POWER_TYPES) and _INPUT_RE.search(query):
             # a regulator's or converter's input voltage is its supply ("buck converter, input voltage 4.5V to 28V"):
             # read again with the input named so, the type as read
             more, _, rest = parse_query(_INPUT_RE.sub("supply voltage", query))
-            rest = _named_type(rest, product_types)[1] if rest else rest
+            rest = named_type(rest, product_types)[1] if rest else rest
         cons += more
         rest = _content_words(rest)
     if CLAMP_SYMBOL and (ptype == "ESD protection" or any(c.parameter in _SURGE_PARAMS for c in cons)):
@@ -333,7 +343,7 @@ def _latin_letter(c: str) -> bool:
     return c.isascii() and c.isalpha()
 
 
-def _named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
+def named_type(text: str, among: tuple[str, ...]) -> tuple[str | None, str]:
     """The product type a query names by its name or another of its words (data/product_types.tsv: "op amp" for
     operational amplifier, "LDO" for voltage regulator, "TVS" for ESD protection), one of `among` (the store's types)
     or a family of them, and the text without those words. The earliest words win ("TVS diode": ESD protection), at

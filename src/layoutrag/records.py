@@ -318,6 +318,7 @@ class IngestResult(Record):
     chunks: int = 0
     seconds: float = 0.0
     error: str | None = None
+    warning: str | None = None  # ingested, but the user should look: a damaged file MuPDF repaired
 
 
 # --------------------------------------------------------------------------- parametric values

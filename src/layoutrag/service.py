@@ -338,17 +338,28 @@ class LayoutRAG:
         """Parts and series whose spec values meet the constraints: ``where`` strings ("ESR <= 50
         kohm"; a bad one is a one-line InputError) and those read from a natural `query`; the
         constraints as read are returned with the results."""
-        from layoutrag.parametric import covers_any, find_parts, parse_constraints
+        from layoutrag.parametric import covers_any, find_parts, named_type, parse_constraints
+        from layoutrag.vocab import product_types as vocab_product_types
 
         if query is not None:
             validate_query(query, max_chars=self.settings.search.max_query_chars)
         if not 1 <= int(limit) <= 500:
             raise InputError("limit must be between 1 and 500")
         store = self._spec_store()
-        cons, ptype, rest = parse_constraints(list(where or []), query, store.product_types())
+        held = store.product_types()
+        # a query's type is read from the whole vocabulary, so "MOSFET ..." over a library of crystals says so
+        # rather than leaving "MOSFET" unread and filtering every part on the rest
+        known = tuple(sorted({name for _, name in vocab_product_types()}))
+        cons, ptype, rest = parse_constraints(list(where or []), query, known)
+        if product_type and not covers_any(product_type, known):
+            named, left = named_type(product_type, known)  # --type by any of its words: "LDO", "op amp", 晶振
+            product_type = named if named and not left else product_type
         ptype = product_type or ptype
-        if ptype and not covers_any(ptype, store.product_types()):
-            raise InputError(f"unknown product type {ptype!r}; known: {', '.join(store.product_types())}")
+        if ptype and not covers_any(ptype, held):
+            here = f"the types here: {', '.join(held)}" if held else "no document has spec values yet"
+            if covers_any(ptype, known):
+                raise InputError(f"no {ptype} in this library ({here})")
+            raise InputError(f"unknown product type {ptype!r} ({here})")
         return find_parts(store, cons, product_type=ptype, unparsed=rest, limit=int(limit))
 
     def compare_parts(self, parts: Sequence[str]) -> SpecComparison:

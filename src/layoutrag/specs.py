@@ -892,7 +892,7 @@ _PLURAL_RE = re.compile(r"(?<![A-Za-z])([A-Za-z][A-Za-z-]*?[A-Za-z])((?:(?<=ch)|
 def singular_view(text: str) -> str:
     """`text` with an English plural's ending blanked ("crystals", "TCXOs", "switches", "op amps" -> "crystal ",
     "TCXO ", "switch  ", "op amp "), so a type's pattern, written for a datasheet title's singular, finds the word a
-    query types in the plural; the blanks keep every position, and the type reader (`parametric._named_type`) takes
+    query types in the plural; the blanks keep every position, and the type reader (`parametric.named_type`) takes
     the ending out with the word. A word ending in "ss" / "us" / "is" is no plural ("bus", "class")."""
     return _PLURAL_RE.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
 

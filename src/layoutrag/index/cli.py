@@ -29,26 +29,27 @@ def print_hits(hits: Sequence[EvidencePackage], *, as_json: bool, console: Conso
     if not hits:
         console.print("no hits")
         return
+    # on a narrow terminal (80 columns) the runs' ranks give way, so the text keeps room to be read
+    ranks = console.width >= 110
     table = Table(show_lines=False, pad_edge=False, expand=True)
     for col, kw in (
         ("#", {"justify": "right"}),
         ("score", {"justify": "right"}),
-        ("bm25", {"justify": "right"}),
-        ("dense", {"justify": "right"}),
+        *((("bm25", {"justify": "right"}), ("dense", {"justify": "right"})) if ranks else ()),
         ("type", {}),
         ("page", {"justify": "right"}),
-        ("source", {"no_wrap": True, "max_width": 28, "overflow": "ellipsis"}),
-        ("text", {"no_wrap": True, "overflow": "ellipsis", "ratio": 1}),
+        ("source", {"no_wrap": True, "max_width": 28 if ranks else 20, "overflow": "ellipsis"}),
+        ("text", {"no_wrap": True, "overflow": "ellipsis", "ratio": 1, "min_width": 20}),
     ):
         table.add_column(col, **kw)
     for i, hit in enumerate(hits, start=1):
         # a hit's companions (more blocks of its page, shown with it) follow it as "i+" rows
         for label, h in ((str(i), hit), *((f"{i}+", c) for c in hit.companions)):
+            runs = ("-" if h.bm25_rank is None else str(h.bm25_rank), "-" if h.dense_rank is None else str(h.dense_rank))
             table.add_row(
                 label,
                 f"{h.score:.4f}",
-                "-" if h.bm25_rank is None else str(h.bm25_rank),
-                "-" if h.dense_rank is None else str(h.dense_rank),
+                *(runs if ranks else ()),
                 h.block_type,
                 str(h.page),
                 PurePath(h.source_pdf).name if h.source_pdf else h.doc_id,

@@ -172,6 +172,7 @@ def ingest_document(
             result.status = "skipped"
             return result, current
         with open_pdf(path, settings) as pdf:
+            repaired = bool(pdf.is_repaired)
             document = _ingest_open(
                 pdf, path, sha, doc_id, data, backend=backend, settings=settings, tick=tick, name=name
             )
@@ -182,6 +183,14 @@ def ingest_document(
                 f" (+{len(bad) - 1} more)" if len(bad) > 1 else ""
             )
             return result, None
+        if repaired:
+            empty = [p.page for p in document.pages if not p.elements]
+            if len(empty) == document.n_pages:
+                data.document_json(doc_id).unlink(missing_ok=True)  # not a current document: a re-run says it again
+                raise DocumentError(
+                    f"damaged PDF (truncated?): MuPDF repaired it and none of its {document.n_pages} pages has content"
+                )
+            result.warning = repaired_warning(empty, document.n_pages)
         result.status = "ok"
         return result, document
     except LayoutragError as e:
@@ -191,6 +200,25 @@ def ingest_document(
     except Exception as e:  # noqa: BLE001 - the batch must go on; the reason is reported
         result.error = f"{type(e).__name__}: {one_line(e)}"
     return result, None
+
+
+def repaired_warning(empty: list[int], n_pages: int) -> str:
+    """The ingest report's line for a damaged file MuPDF repaired (a broken cross-reference table, a
+    truncated file): which pages came out empty, as far as layout detection can tell."""
+    if not empty:
+        return "damaged PDF repaired by MuPDF: every page has content; check them against the source"
+    return f"damaged PDF repaired by MuPDF: {len(empty)} of {n_pages} pages have no content (pages {page_ranges(empty)})"
+
+
+def page_ranges(pages: list[int]) -> str:
+    """1, 2, 3, 5, 7, 8 -> "1-3, 5, 7-8"."""
+    runs: list[list[int]] = []
+    for p in sorted(pages):
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def _ingest_open(
