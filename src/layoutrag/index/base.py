@@ -44,7 +44,14 @@ from layoutrag.index.query import (
     query_codes,
     wanted_family,
 )
-from layoutrag.index.ranker import Ranker, candidate_features, default_ranker, ranked_candidates
+from layoutrag.index.ranker import (
+    ChunkShape,
+    Ranker,
+    candidate_features,
+    chunk_position,
+    default_ranker,
+    ranked_candidates,
+)
 from layoutrag.index.spec_constraints import boost_constraints
 from layoutrag.index.tokenizer import CJK_RE, WORD_RE, Tokenizer, is_part_like, normalize_text
 from layoutrag.records import Box, Chunk, DocumentCard, EvidencePackage, Region, SearchFilters
@@ -137,6 +144,7 @@ class SearchIndex:
         self._card_tokens: dict[tuple[int, str], set[str]] = {}  # (tokenizer, doc id) -> card tokens
         self._section_tokens: dict[int, set[str]] = {}  # chunk -> section title / toc path tokens
         self._row_tokens: dict[int, list[set[str]]] = {}  # chunk -> tokens of each table row
+        self._shapes: dict[int, ChunkShape] = {}  # chunk -> what the ranker reads of its record
 
     # ------------------------------------------------------------------ the runs (a store supplies)
     def _filter_mask(self, filters: SearchFilters | None) -> Any:
@@ -580,6 +588,16 @@ class SearchIndex:
         if terms is None:
             terms = self._card_tokens[key] = set(self.tokenizer.tokenize(card_text(self.cards.get(doc_id))))
         return terms
+
+    def chunk_shape(self, i: int) -> ChunkShape:
+        """What the ranker reads of chunk i's record - its position on the page, whether it has table rows, its block
+        type: fixed for the index's life, so the record is parsed once for them, not once per query (memoized)."""
+        shape = self._shapes.get(i)
+        if shape is None:
+            c = self.chunks[i]
+            top, area = chunk_position(c)
+            shape = self._shapes[i] = ChunkShape(top, area, bool(c.rows), c.block_type)
+        return shape
 
     def section_terms(self, i: int) -> set[str]:
         """The tokens of chunk i's section title and toc path (memoized)."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol, Self
+from typing import Any, NamedTuple, Protocol, Self
 
 import numpy as np
 
@@ -101,6 +101,7 @@ class RankingIndex(Protocol):
 
     def card_terms(self, doc_id: str) -> set[str]: ...
     def section_terms(self, i: int) -> set[str]: ...
+    def chunk_shape(self, i: int) -> ChunkShape: ...
     def row_scores(self, i: int, tokens: set[str]) -> list[float]: ...
     def known_terms(self, query: str) -> set[str]: ...
     def idf_mass(self, terms: Iterable[str]) -> float: ...
@@ -158,6 +159,23 @@ def _held_share(ix: RankingIndex, cands: np.ndarray, terms: set[str], total: flo
     return out / total
 
 
+def _held_own_mass(
+    ix: RankingIndex, cands: np.ndarray, known: set[str], own: list[np.ndarray]
+) -> np.ndarray:
+    """Per candidate: the idf mass of the `known` terms its bag holds that its document's card does not (`own[row]`:
+    per term of sorted(known), not a card term) - `idf_mass(own_known & bag terms)` for every candidate at once, the
+    terms added in the same sorted order, so the same floats; one `holders` matrix instead of a lookup per term and
+    candidate."""
+    out = np.zeros(len(cands), dtype=np.float64)
+    ordered = sorted(known)
+    if not ordered or not len(cands):
+        return out
+    held = ix.holders(cands, ordered) & np.vstack(own)
+    for j, t in enumerate(ordered):
+        out += held[:, j] * ix.bm25.idf(t)
+    return out
+
+
 def candidate_features(
     ix: RankingIndex,
     query: str,
@@ -211,15 +229,22 @@ def candidate_features(
 
     X = np.zeros((len(cands), len(FEATURES)), dtype=np.float64)
     col = {f: k for k, f in enumerate(FEATURES)}
+    # per document: the query's known terms its card does not hold (as a mask over sorted(known)) and their idf mass
+    ordered = sorted(known)
+    own_of: dict[str, tuple[set[str], float, np.ndarray]] = {}
+    for d in set(cand_docs):
+        doc_id = table.doc_ids[d]
+        card = ix.card_terms(doc_id)
+        own_known = known - card
+        own_of[doc_id] = (own_known, ix.idf_mass(own_known), np.array([t not in card for t in ordered], dtype=bool))
+    held_own = _held_own_mass(ix, cands, known, [own_of[table.doc_ids[d]][2] for d in cand_docs])
     for row, i in enumerate(cands.tolist()):
-        chunk = ix.chunks[i]
+        shape = ix.chunk_shape(i)
         d = cand_docs[row]
         doc_id = table.doc_ids[d]
         page = cand_pages[row]
         family = ix.family[table.block_codes[i]]
-        own = ix.card_terms(doc_id)
-        own_known = known - own
-        own_total = ix.idf_mass(own_known)
+        own_known, own_total, _ = own_of[doc_id]
         f = X[row]
         f[col["bm25_rr"]] = _rr(b_rank, i)
         f[col["bm25_rel"]] = b_val.get(i, 0.0) / b_top if b_top else 0.0
@@ -237,17 +262,17 @@ def candidate_features(
         f[col["rare_code"]] = 1.0 if d in rare_docs else 0.0
         f[col["held"]] = held[row]
         if own_total > 0:
-            f[col["held_own"]] = ix.idf_mass(own_known & _bag_terms(ix, i, own_known)) / own_total
+            f[col["held_own"]] = held_own[row] / own_total
             f[col["section"]] = ix.idf_mass(own_known & ix.section_terms(i)) / own_total
-            if chunk.rows and want == "spec":
+            if shape.has_rows and want == "spec":
                 f[col["row"]] = max(ix.row_scores(i, own_known), default=0.0) / own_total
         f[col["family_fit"]] = 1.0 if family == want else 0.0
         f[col["want_figure"]] = 1.0 if want == "figure" else 0.0
-        bt = chunk.block_type.lower()
+        bt = shape.block_type.lower()
         f[col["is_table"]] = 1.0 if "table" in bt else 0.0
         f[col["is_figure"]] = 1.0 if family == "figure" else 0.0
         f[col["is_text"]] = 1.0 if bt in ("text", "list", "paragraph") else 0.0
-        f[col["y_top"]], f[col["area"]] = _position(chunk)
+        f[col["y_top"]], f[col["area"]] = shape.top, shape.area
         f[col["log_len"]] = math.log1p(ix.bag_len(i))
         f[col["lexconf"]] = lexconf
         f[col["lexconf_x_bm25"]] = lexconf * f[col["bm25_rr"]]
@@ -270,12 +295,16 @@ def ranked_candidates(cands: np.ndarray, z: np.ndarray, chunk_ids: list[str]) ->
     return [(int(cands[j]), float(prob[j])) for j in order]
 
 
-def _bag_terms(ix: RankingIndex, i: int, terms: set[str]) -> set[str]:
-    """Which of `terms` chunk i's BM25 bag holds."""
-    return {t for t in terms if ix.bm25.holds(i, t)}
+class ChunkShape(NamedTuple):
+    """What the features read of a chunk's record (`SearchIndex.chunk_shape`, memoized per index)."""
+
+    top: float  # top of its first box on its page / page height
+    area: float  # its boxes' area on its page / page area
+    has_rows: bool  # a table with rows
+    block_type: str
 
 
-def _position(chunk: Any) -> tuple[float, float]:
+def chunk_position(chunk: Any) -> tuple[float, float]:
     w, h = chunk.page_size_pt if chunk.page_size_pt else (0.0, 0.0)
     boxes = [r.bbox_pdf for r in chunk.all_regions() if r.page == chunk.page] or list(chunk.bboxes_pdf)
     if not boxes or w <= 0 or h <= 0:
