@@ -147,20 +147,20 @@ class _GroupRanks:
         self.rel.update(zip(want.tolist(), rel.tolist(), strict=True))
 
 
-def _held_share(ix: RankingIndex, cands: np.ndarray, terms: set[str], total: float) -> np.ndarray:
-    """Per candidate: the idf mass of `terms` it holds / `total` (added in sorted term order)."""
+def _held_share(ix: RankingIndex, cands: np.ndarray, terms: set[str], total: float, held: np.ndarray) -> np.ndarray:
+    """Per candidate: the idf mass of `terms` it holds / `total` (added in sorted term order); `held`:
+    `ix.holders(cands, sorted(terms))`."""
     out = np.zeros(len(cands), dtype=np.float64)
     if total <= 0:
         return out
     ordered = sorted(terms)
-    held = ix.holders(cands, ordered)
     for j, t in enumerate(ordered):
         out += held[:, j] * ix.bm25.idf(t)
     return out / total
 
 
 def _held_own_mass(
-    ix: RankingIndex, cands: np.ndarray, known: set[str], own: list[np.ndarray]
+    ix: RankingIndex, cands: np.ndarray, known: set[str], own: list[np.ndarray], holders: np.ndarray
 ) -> np.ndarray:
     """Per candidate: the idf mass of the `known` terms its bag holds that its document's card does not (`own[row]`:
     per term of sorted(known), not a card term) - `idf_mass(own_known & bag terms)` for every candidate at once, the
@@ -170,7 +170,7 @@ def _held_own_mass(
     ordered = sorted(known)
     if not ordered or not len(cands):
         return out
-    held = ix.holders(cands, ordered) & np.vstack(own)
+    held = holders & np.vstack(own)
     for j, t in enumerate(ordered):
         out += held[:, j] * ix.bm25.idf(t)
     return out
@@ -221,7 +221,8 @@ def candidate_features(
         rare_docs.update(ix.docs_holding(code))
     known = ix.known_terms(query)
     total = ix.idf_mass(known)
-    held = _held_share(ix, cands, known, total)
+    holders = ix.holders(cands, sorted(known))  # cands x sorted(known): read by `held` and `held_own`
+    held = _held_share(ix, cands, known, total, holders)
     lexconf = float(held[np.searchsorted(cands, b_idx[0])]) if len(b_idx) else 0.0
     want = wanted_family(query)
     zh = any("\u3400" <= ch <= "\u9fff" for ch in query)
@@ -237,7 +238,7 @@ def candidate_features(
         card = ix.card_terms(doc_id)
         own_known = known - card
         own_of[doc_id] = (own_known, ix.idf_mass(own_known), np.array([t not in card for t in ordered], dtype=bool))
-    held_own = _held_own_mass(ix, cands, known, [own_of[table.doc_ids[d]][2] for d in cand_docs])
+    held_own = _held_own_mass(ix, cands, known, [own_of[table.doc_ids[d]][2] for d in cand_docs], holders)
     for row, i in enumerate(cands.tolist()):
         shape = ix.chunk_shape(i)
         d = cand_docs[row]
