@@ -145,6 +145,7 @@ class SearchIndex:
         self._section_tokens: dict[int, set[str]] = {}  # chunk -> section title / toc path tokens
         self._row_tokens: dict[int, list[set[str]]] = {}  # chunk -> tokens of each table row
         self._shapes: dict[int, ChunkShape] = {}  # chunk -> what the ranker reads of its record
+        self._page_units: dict[int, Chunk] = {}  # page group -> its page unit (`_page_unit_of`)
 
     # ------------------------------------------------------------------ the runs (a store supplies)
     def _filter_mask(self, filters: SearchFilters | None) -> Any:
@@ -325,6 +326,14 @@ class SearchIndex:
         )
 
     def _page_unit_of(self, group: int) -> Chunk:
+        """The page unit of page group `group` (memoized: it is made from every chunk record of its page, fixed for
+        the index's life; read it, do not change it - `page_unit` hands out copies)."""
+        unit = self._page_units.get(group)
+        if unit is None:
+            unit = self._page_units[group] = self._make_page_unit(group)
+        return unit
+
+    def _make_page_unit(self, group: int) -> Chunk:
         rows = [int(j) for j in self.group_members("page", group)]
         self.prefetch(rows, records=True)
         members = [self.chunks[j] for j in rows]
@@ -355,7 +364,7 @@ class SearchIndex:
         except ValueError:
             return None
         rows = np.flatnonzero((self.table.doc_index == d) & (self.table.pages == int(page)))
-        return self._page_unit_of(self.page_index(int(rows[0]))) if len(rows) else None
+        return self._page_unit_of(self.page_index(int(rows[0]))).model_copy(deep=True) if len(rows) else None
 
     def rank(
         self,
