@@ -184,6 +184,11 @@ def test_a_page_hit_is_the_whole_page_with_the_ranked_chunks_highlighted(lexical
     assert len({(h.doc_id, h.page) for h in hits}) == len(hits)  # a page is shown once
     unit = lexical.page_unit(top.doc_id, top.page)  # what get_chunk / the fronts look it up by
     assert unit is not None and unit.chunk_id == top.chunk_id and unit.native_text
+    # page units are memoized per index: what a caller gets is a copy, and changing it changes no later answer
+    unit.native_text = "changed by a caller"
+    unit.bboxes_pdf.clear()
+    assert lexical.page_unit(top.doc_id, top.page).native_text != "changed by a caller"
+    assert lexical.search("RV-3032-C7 ESR", top_k=3, options=opts)[0].bboxes_pdf == top.bboxes_pdf
     assert parse_page_unit_id(top.chunk_id) == (top.doc_id, top.page)
     assert parse_page_unit_id("drv_p1_b01") is None and lexical.page_unit(top.doc_id, 99) is None
     off = lexical.search("RV-3032-C7 ESR", top_k=3, options=replace(opts, units=False))
