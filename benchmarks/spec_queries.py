@@ -27,7 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from layoutrag.errors import InputError
+from layoutrag.parametric import parse_constraints
+from layoutrag.records import SpecSearchResult
 from layoutrag.service import LayoutRAG
+from layoutrag.vocab import product_type_names
 
 QUERIES: list[dict] = [
     {"where": ["load capacitance = 12.5 pF"]},
@@ -170,14 +173,6 @@ def gold(truth: list[dict], constraints: list[tuple[str, str, float, float | Non
 NO_TYPE_RE = re.compile(r"no (.+) in this library \(")
 
 
-def _without_type(query: str) -> str:
-    """The query with the product type it names taken out (`parametric.named_type` over the whole vocabulary)."""
-    from layoutrag.parametric import named_type
-    from layoutrag.vocab import product_types
-
-    return named_type(query, tuple(sorted({name for _, name in product_types()})))[1]
-
-
 def score_query(svc: LayoutRAG, q: dict, gold_of: Callable[[list], set[str]]) -> tuple:
     """(result, constraints as read, gold files, returned files, precision, recall) of one query.
     The constraints as the system read them are scored against gold made from the same
@@ -188,10 +183,10 @@ def score_query(svc: LayoutRAG, q: dict, gold_of: Callable[[list], set[str]]) ->
     except InputError as e:
         if not NO_TYPE_RE.match(str(e)):
             raise
-        # the query names a product type the data dir holds no document of: nothing is returned (the constraints as
-        # read without the type are scored, so the gold is the same set as for any other query)
-        res = svc.find_parts(q.get("where"), _without_type(q.get("query") or ""), limit=500)
-        res = res.model_copy(update={"results": []})
+        # the query names a product type the data dir holds no document of: nothing is returned; its constraints, read
+        # as the service reads them, make the gold as for any other query
+        cons, ptype, rest = parse_constraints(q.get("where"), q.get("query"), product_type_names())
+        res = SpecSearchResult(constraints=cons, product_type=ptype, unparsed=rest, results=[])
     cons = [(c.parameter, c.op, c.value, c.value2) for c in res.constraints]
     g = gold_of(cons)
     got = {r.file_name for r in res.results if r.n_met == len(res.constraints)}

@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 from layoutrag.parametric import parse_constraints
-from layoutrag.vocab import product_types
+from layoutrag.vocab import product_type_names
 
 
 def _key(c: list) -> tuple:
@@ -38,7 +38,7 @@ def _same(a: tuple, b: tuple) -> bool:
 
 
 def score(rows: list[dict], verbose: bool = False) -> dict:
-    types = tuple(sorted({name for _, name in product_types()}))
+    types = product_type_names()
     exact = tp = n_got = n_gold = type_ok = 0
     misses: list[dict] = []
     for r in rows:

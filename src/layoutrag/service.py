@@ -339,7 +339,7 @@ class LayoutRAG:
         kohm"; a bad one is a one-line InputError) and those read from a natural `query`; the
         constraints as read are returned with the results."""
         from layoutrag.parametric import covers_any, find_parts, named_type, parse_constraints
-        from layoutrag.vocab import product_types as vocab_product_types
+        from layoutrag.vocab import product_type_names
 
         if query is not None:
             validate_query(query, max_chars=self.settings.search.max_query_chars)
@@ -349,7 +349,7 @@ class LayoutRAG:
         held = store.product_types()
         # a query's type is read from the whole vocabulary, so "MOSFET ..." over a library of crystals says so
         # rather than leaving "MOSFET" unread and filtering every part on the rest
-        known = tuple(sorted({name for _, name in vocab_product_types()}))
+        known = product_type_names()
         cons, ptype, rest = parse_constraints(list(where or []), query, known)
         if product_type and not covers_any(product_type, known):
             named, left = named_type(product_type, known)  # --type by any of its words: "LDO", "op amp", 晶振

@@ -6,7 +6,8 @@ Entries keep the file's order: the lists become regex alternations and first-mat
 order decides. Each function reads its file once and returns an immutable structure.
 
 - ``vendors.tsv`` -> `vendors()`: name as printed (lower case) -> canonical vendor (chunking/card.py)
-- ``product_types.tsv`` -> `product_types()`: (regex, type), most specific first (chunking/card.py)
+- ``product_types.tsv`` -> `product_types()`: (regex, type), most specific first (chunking/card.py);
+  `product_type_names()`: the distinct types (parametric queries)
 - ``packages.tsv`` -> `package_prefixes()`: SOT, SOIC, QFN, ... (chunking/card.py)
 - ``standards.tsv`` -> `standard_prefixes()`: J-STD, IEC, AEC-Q, ... (chunking/card.py)
 - ``units.tsv`` -> `units()`: ghz, ppm, °c, ... (index/tokenizer.py; frozen with the tokenizer)
@@ -95,6 +96,12 @@ def vendors() -> Mapping[str, str]:
 def product_types() -> tuple[tuple[str, str], ...]:
     """(case-insensitive regex, product type), most specific first."""
     return tuple((pattern, kind) for pattern, kind in read_table("product_types.tsv", 2))
+
+
+@cache
+def product_type_names() -> tuple[str, ...]:
+    """The distinct product types of `product_types()`, sorted: every type a query or ``--type`` may name."""
+    return tuple(sorted({kind for _, kind in product_types()}))
 
 
 @cache

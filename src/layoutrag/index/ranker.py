@@ -147,28 +147,23 @@ class _GroupRanks:
         self.rel.update(zip(want.tolist(), rel.tolist(), strict=True))
 
 
-def _held_share(ix: RankingIndex, cands: np.ndarray, terms: set[str], total: float, held: np.ndarray) -> np.ndarray:
-    """Per candidate: the idf mass of `terms` it holds / `total` (added in sorted term order); `held`:
-    `ix.holders(cands, sorted(terms))`."""
-    out = np.zeros(len(cands), dtype=np.float64)
+def _held_share(ix: RankingIndex, ordered: list[str], total: float, held: np.ndarray) -> np.ndarray:
+    """Per candidate: the idf mass of the terms `ordered` (sorted) it holds / `total`, added in that order; `held`:
+    `ix.holders(cands, ordered)`."""
+    out = np.zeros(len(held), dtype=np.float64)
     if total <= 0:
         return out
-    ordered = sorted(terms)
     for j, t in enumerate(ordered):
         out += held[:, j] * ix.bm25.idf(t)
     return out / total
 
 
-def _held_own_mass(
-    ix: RankingIndex, cands: np.ndarray, known: set[str], own: list[np.ndarray], holders: np.ndarray
-) -> np.ndarray:
-    """Per candidate: the idf mass of the `known` terms its bag holds that its document's card does not (`own[row]`:
-    per term of sorted(known), not a card term) - `idf_mass(own_known & bag terms)` for every candidate at once, the
-    terms added in the same sorted order, so the same floats; one `holders` matrix instead of a lookup per term and
-    candidate."""
-    out = np.zeros(len(cands), dtype=np.float64)
-    ordered = sorted(known)
-    if not ordered or not len(cands):
+def _held_own_mass(ix: RankingIndex, ordered: list[str], own: list[np.ndarray], holders: np.ndarray) -> np.ndarray:
+    """Per candidate: the idf mass of the known terms `ordered` (sorted) its bag holds that its document's card does not
+    (`own[row]`: per term, not a card term) - `idf_mass(own_known & bag terms)` for every candidate at once, the terms
+    added in the same sorted order, so the same floats; `holders`: `ix.holders(cands, ordered)`."""
+    out = np.zeros(len(holders), dtype=np.float64)
+    if not ordered or not len(holders):
         return out
     held = holders & np.vstack(own)
     for j, t in enumerate(ordered):
@@ -221,8 +216,9 @@ def candidate_features(
         rare_docs.update(ix.docs_holding(code))
     known = ix.known_terms(query)
     total = ix.idf_mass(known)
-    holders = ix.holders(cands, sorted(known))  # cands x sorted(known): read by `held` and `held_own`
-    held = _held_share(ix, cands, known, total, holders)
+    ordered = sorted(known)
+    holders = ix.holders(cands, ordered)  # cands x ordered: read by `held` and `held_own`
+    held = _held_share(ix, ordered, total, holders)
     lexconf = float(held[np.searchsorted(cands, b_idx[0])]) if len(b_idx) else 0.0
     want = wanted_family(query)
     zh = any("\u3400" <= ch <= "\u9fff" for ch in query)
@@ -230,15 +226,14 @@ def candidate_features(
 
     X = np.zeros((len(cands), len(FEATURES)), dtype=np.float64)
     col = {f: k for k, f in enumerate(FEATURES)}
-    # per document: the query's known terms its card does not hold (as a mask over sorted(known)) and their idf mass
-    ordered = sorted(known)
+    # per document: the query's known terms its card does not hold (as a mask over `ordered`) and their idf mass
     own_of: dict[str, tuple[set[str], float, np.ndarray]] = {}
     for d in set(cand_docs):
         doc_id = table.doc_ids[d]
         card = ix.card_terms(doc_id)
         own_known = known - card
         own_of[doc_id] = (own_known, ix.idf_mass(own_known), np.array([t not in card for t in ordered], dtype=bool))
-    held_own = _held_own_mass(ix, cands, known, [own_of[table.doc_ids[d]][2] for d in cand_docs], holders)
+    held_own = _held_own_mass(ix, ordered, [own_of[table.doc_ids[d]][2] for d in cand_docs], holders)
     for row, i in enumerate(cands.tolist()):
         shape = ix.chunk_shape(i)
         d = cand_docs[row]
