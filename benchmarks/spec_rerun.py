@@ -4,7 +4,7 @@
         [--without gate|qualifier|conditions|one-row|modifiers|bilingual|spans|nameless|widened|leaders|supply-in-mode|
          symbol-font|leader-columns|leader-text|conditions-apart|one-group-part|condition-name|few-lines|section-rows|
          rating-names|symbol-names|fused-header|condition-span|figure-tables|gap-lists|rails|footnote-glued|
-         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|named-temperatures|symbol-only-names|side-halves|list-numbers|plus-minus-ascii|part-ranges ...]
+         title-rows|twin-temperatures|unheaded-cells|stray-cells|word-labels|block-supplies|pin-inputs|pair-rows|printed-part|colon-lines|value-first|file-name-part|whole-code|few-prints|row-parts|quantity-names|aligned-values|value-conditions|no-packages|unit-columns|option-lists|sibling-parts|carried-parts|own-numbers|continued-headers|wrapped-names|line-order|conditions-above|caption-signs|base-heads|shared-values|name-commas|dash-leaders|figure-leaders|title-parts|name-codes|stacked-heads|category-names|title-sections|hanging-labels|percent-of-rail|symbol-subscripts|amplifier-inputs|per-degree-units|gain-decibels|temperature-items|turn-on-times|named-temperatures|symbol-only-names|side-halves|list-numbers|plus-minus-ascii|part-ranges|stem-letters ...]
 
 For every chunked document: its stored ``chunks.json`` and the words of its ``document.json`` read
 by the current spec stage (``extract_specs``), in memory. Prints the documents read, the values
@@ -77,7 +77,8 @@ symbol and nothing else ("VS", a column headed "fo") read as that symbol (symbol
 side by side ("Type | fo | Type | fo") naming each value by its own half's row name (side-halves); or without specs-42: a spec list's item number printed
 before a name ("3.Frequency") left out of it (list-numbers); or without specs-43: "+/-" and "+-" before a number read as ± (plus-minus-ascii); or without specs-44: an operating or
 storage temperature range no table gave read from the text line that begins with its name (named-temperatures); or
-without specs-46: each part's operating range on the lines under a "TMIN to TMAX" placeholder (part-ranges).
+without specs-46: each part's operating range on the lines under a "TMIN to TMAX" placeholder (part-ranges); or
+without specs-47: a series cut back to its digits names a part only with a letter left (stem-letters).
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ _FLAGS = {
     "file-name-part": (stage, "FILE_NAME_PART"),
     "whole-code": (stage, "WHOLE_CODE"),
     "few-prints": (stage, "FEW_PRINTS"),
+    "stem-letters": (stage, "STEM_LETTERS"),
     "row-parts": (stage, "ROW_PARTS"),
     "quantity-names": (stage, "QUANTITY_NAMES"),
     "aligned-values": (stage, "ALIGNED_VALUES"),

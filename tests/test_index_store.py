@@ -177,7 +177,7 @@ def test_index_cli_with_nothing_ingested_is_an_error(tmp_path: Path) -> None:
     runner = CliRunner()
     for data in (tmp_path / "missing", tmp_path):
         res = runner.invoke(app, ["index", "--data", str(data)])
-        assert isinstance(res.exception, SystemExit) and res.exit_code == 1
+        assert isinstance(res.exception, SystemExit) and res.exit_code == 2  # bad input: exit 2, as for every command
         assert res.output.strip() == f"error: no ingested documents in {data}; run `layoutrag ingest` first"
     assert not (tmp_path / "missing").exists() and not list(tmp_path.iterdir())  # nothing written
     import_chunks(small_jsonl(tmp_path / "c.jsonl", docs=1), tmp_path / "data")

@@ -169,6 +169,6 @@ def test_samples_cli_out_is_a_file(tmp_path: Path) -> None:
     out = tmp_path / "notes.txt"
     out.write_text("keep me")
     r = CliRunner().invoke(app, ["samples", "--out", str(out), "--n", "1"])
-    assert isinstance(r.exception, SystemExit) and r.exit_code == 1
+    assert isinstance(r.exception, SystemExit) and r.exit_code == 2
     assert r.output.strip() == f"error: output folder {out} is not a directory"
     assert out.read_text() == "keep me"

@@ -156,7 +156,7 @@ def test_withheld_values_are_stored_apart_and_answer_no_query(tmp_path: Path) ->
     atomic_write_json(data.chunks_json("d"), DocChunks(key="k1", card=CARD, chunks=[_chunk(rows)]))
     assert specs_and_save(data, "d") == 1
     ds = load_doc_specs(data, "d")
-    assert ds.key.endswith(f"+{SPEC_STAGE_VERSION}+" + ds.key.rsplit("+", 1)[1]) and SPEC_STAGE_VERSION == "specs-46"
+    assert ds.key.endswith(f"+{SPEC_STAGE_VERSION}+" + ds.key.rsplit("+", 1)[1]) and SPEC_STAGE_VERSION == "specs-47"
     assert [(v.parameter, v.typ, v.max) for v in ds.specs] == [("supply_current", 0.002, 0.003)]
     assert [(v.parameter, v.doubt, v.min, v.max) for v in ds.withheld] == [("output_current", "order", 0.02, 0.005)]
     store = load_spec_store(data)

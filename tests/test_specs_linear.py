@@ -182,7 +182,7 @@ def test_an_imported_card_names_its_series_and_no_quantity() -> None:
         for i, t in enumerate(["Nominal Frequency 32.768kHz", "7N-26.000MBP-T 7N-19.200MBP-T"], start=1)
     ]
     card = derive_card("x", chunks)
-    assert card.series == ["7n"]
+    assert card.series == ["7N"]  # as the title prints it
     assert "32.768khz" not in card.series and "2.0mm" not in card.series
     assert card.product_type == "TCXO"  # the type the title names, as an ingested card reads it
     untyped = [c.model_copy(update={"toc_path": "ACME 7N Series 32.768kHz"}) for c in chunks]

@@ -91,11 +91,11 @@ def _missing_extra(e: ModuleNotFoundError) -> str | None:
     return f"this needs the optional part '{extra}': pip install 'layoutrag[{extra}]'" if extra else None
 
 
-def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[F], F]:
+def command(name: str | None = None) -> Callable[[F], F]:
     """`app.command` that also turns every LayoutragError the command raises into one red line on
-    stderr: exit code `input_error_code` for an InputError, 1 for any other; an OSError (the
-    operating system refusing a path) is one line naming the path, exit code 1. No traceback;
-    anything else (typer.Exit, a programming error) passes through."""
+    stderr: exit code 2 for an InputError (bad input: the usage-error status a bad option gets too), 1 for any
+    other; an OSError (the operating system refusing a path) is one line naming the path, exit code 1. No
+    traceback; anything else (typer.Exit, a programming error) passes through."""
 
     def register(fn: F) -> F:
         @functools.wraps(fn)
@@ -103,7 +103,7 @@ def command(name: str | None = None, *, input_error_code: int = 1) -> Callable[[
             try:
                 return fn(*args, **kwargs)
             except InputError as e:
-                _fail(e, input_error_code)
+                _fail(e, 2)
             except LayoutragError as e:
                 _fail(e)
             except KeyboardInterrupt:  # Ctrl-C, or SIGTERM during a write command (see _sigterm_stops)
@@ -241,7 +241,7 @@ def _num(v: float | None, unit: str) -> str:
     return "" if v is None else format_quantity(v, unit)
 
 
-@command(input_error_code=2)
+@command()
 def specs(
     doc: Annotated[str | None, typer.Argument(help="Doc id or PDF file name: list its spec values.")] = None,
     where: Annotated[
@@ -322,7 +322,7 @@ def specs(
     console.print(f"{len(res.results)} results")
 
 
-@command(input_error_code=2)
+@command()
 def compare(
     parts: Annotated[list[str], typer.Argument(help="Part numbers, series or PDF file names.")],
     data: DataOpt = None,
@@ -351,7 +351,7 @@ def compare(
 
 
 # --------------------------------------------------------------------------- search (issue 4)
-@command(input_error_code=2)
+@command()
 def search(
     query: Annotated[
         str, typer.Argument(help="What to look for (English or Chinese, part numbers welcome).")

@@ -36,10 +36,13 @@ from layoutrag.records import (
     SpecValue,
 )
 from layoutrag.specs import (
+    BAND_EXEMPT,
     FUNCTION_WORDS,
     POWER_TYPES,
+    FrequencyBand,
     check,
     describe_constraint,
+    frequency_band,
     parse_constraint,
     parse_query,
     singular_view,
@@ -75,6 +78,7 @@ class StoredValue(NamedTuple):
     unit: str
     at: int  # the value's position in its document's spec file
     where: tuple[int, float]  # its page and row top: with the reading above, what tells it from another value
+    band: FrequencyBand | None = None  # the nominal frequencies its conditions restrict it to (`frequency_band`)
 
 
 @dataclass
@@ -161,6 +165,7 @@ def _stored(raw: dict[str, Any], i: int) -> StoredValue:
         sys.intern(raw.get("unit", "")),
         i,
         (int(raw["page"]), float(raw["row_bbox_pdf"][1])),
+        frequency_band(raw.get("conditions") or ""),
     )
 
 
@@ -258,8 +263,51 @@ def _usable(values: list[Any], parameter: str) -> list[Any]:
     return mine
 
 
-def _evaluate(values: list[Any], constraints: list[SpecConstraint]) -> list[tuple[str, list[Any]]]:
-    """Each constraint's status for a part's values and the values that decide it."""
+def _band(v: Any) -> FrequencyBand | None:
+    return v.band if isinstance(v, StoredValue) else frequency_band(v.conditions)
+
+
+def _own_frequency(values: list[Any]) -> float | None:
+    """The one nominal frequency an ordering code prints ("XC-26.000" at 26.000 MHz), or None (none, several)."""
+    points = {
+        x
+        for v in values
+        if v.parameter == "frequency" and v.table == "ordering" and v.unit == "Hz"
+        for x in (v.min, v.typ, v.max)
+        if x is not None
+    }
+    return points.pop() if len(points) == 1 else None
+
+
+def _asked_frequency(constraints: list[SpecConstraint]) -> float | None:
+    fs = {c.value for c in constraints if c.parameter == "frequency" and c.op == "=" and c.unit == "Hz"}
+    return fs.pop() if len(fs) == 1 else None
+
+
+def _frequency_control(product_type: str) -> bool:
+    """Crystals, resonators and oscillators: their "frequency" is the nominal frequency, and a frequency band in a
+    row's conditions is a band of it (IEC 60122-1 / 60679-1 specify ESR, tolerance, current per nominal frequency).
+    Elsewhere a frequency in the conditions is a test frequency (PSRR at 100 kHz) and restricts nothing."""
+    return any(_covers(w, product_type) for w in ("oscillator", "crystal", "resonator"))
+
+
+def _in_band(values: list[Any], f: float | None) -> list[Any]:
+    """The values that apply at nominal frequency `f`: a value printed for a band of frequencies (ESR "80 Ω
+    20~38MHz", "50 Ω 26、38.4MHz") is left out where `f` lies outside it; without a frequency, all."""
+    if f is None:
+        return values
+    return [v for v in values if v.parameter in BAND_EXEMPT or (b := _band(v)) is None or b.holds(f)]
+
+
+def _evaluate(
+    values: list[Any], constraints: list[SpecConstraint], banded: bool = False
+) -> list[tuple[str, list[Any]]]:
+    """Each constraint's status for a part's values and the values that decide it. `banded` (a frequency-control
+    part): at the frequency the query asks for, else the part's own (an ordering code's), a value printed for another
+    frequency band does not answer."""
+    if banded:
+        f = _asked_frequency(constraints)
+        values = _in_band(values, f if f is not None else _own_frequency(values))
     return [check(c, _usable(values, c.parameter)) for c in constraints]
 
 
@@ -408,13 +456,14 @@ def find_parts(
             card.series[0] if card.series else card.file_name
         )
         groups = _groups(values, series)
-        base = _evaluate(groups[series], constraints)
+        banded = _frequency_control(card.product_type)
+        base = _evaluate(groups[series], constraints, banded)
         base_met = count(base, "meets")
         rows = [(series, base)]
         for part, vals in groups.items():
             if part == series:
                 continue
-            ms = _evaluate(vals, constraints)
+            ms = _evaluate(vals, constraints, banded)
             if count(ms, "meets") > base_met or (
                 count(ms, "fails") < count(base, "fails") and count(ms, "meets") >= base_met
             ):
@@ -489,6 +538,8 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
         series = next((v.part for v in values if v.table != "ordering"), part)
         groups = _groups(values, series)
         vals = groups.get(part, groups[series])
+        if _frequency_control(store.cards[doc_id].product_type):
+            vals = _in_band(vals, _own_frequency(vals))
         cols.append((doc_id, part, vals))
     order = {pid: i for i, (pid, *_rest) in enumerate(spec_parameters())}
     params: list[str] = []

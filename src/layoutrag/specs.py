@@ -26,6 +26,8 @@ from layoutrag.vocab import product_types as type_patterns
 from layoutrag.vocab import spec_parameters, spec_units, symbol_encoding
 
 __all__ = [
+    "BAND_EXEMPT",
+    "FrequencyBand",
     "MODIFIER_WORDS",
     "Numbers",
     "ParsedValue",
@@ -34,6 +36,7 @@ __all__ = [
     "describe_constraint",
     "fold",
     "format_quantity",
+    "frequency_band",
     "match_parameter",
     "name_key",
     "parameter_unit",
@@ -1389,7 +1392,8 @@ def check_value(c: SpecConstraint, v: Numbers) -> bool | None:
 
 def check(c: SpecConstraint, values: Sequence[V]) -> tuple[str, list[V]]:
     """("meets" | "fails" | "unknown", the values that decided it). Several values of a parameter
-    (ESR per frequency band, one per ordering code): meets when any meets."""
+    (ESR per frequency band, one per ordering code): meets when any meets - `parametric` first leaves out the values
+    of another band than the frequency asked (`frequency_band`)."""
     decided = [(v, check_value(c, v)) for v in values if v.parameter == c.parameter]
     yes = [v for v, ok in decided if ok is True]
     if yes:
@@ -1398,6 +1402,88 @@ def check(c: SpecConstraint, values: Sequence[V]) -> tuple[str, list[V]]:
     if no:
         return "fails", no
     return "unknown", []
+
+
+# A value printed for a band of the nominal frequency ("ESR 80 Ω 20~38MHz, 60 Ω >38MHz", "16 MHz ≤ f0 < 24 MHz"):
+# crystal and oscillator tables print ESR, drive level and supply current per band (IEC 60122-1 / 60679-1 specify
+# them per frequency). The band is read from the value's conditions; a jitter or phase-noise row's frequency range is
+# its integration band or offset, not the part's frequency, and is not read as one.
+_HZ = r"([kKmMgG]?)[hH][zZ]"
+_FNUM = r"(\d+(?:\.\d+)?)"
+_FVAR = r"(?:f\w{0,3}|freq(?:uency)?|fo|fnom)"
+_BAND_RES = (
+    # 16 MHz ≤ f0 < 24 MHz, 16 ≤ f ≤ 24 MHz
+    ("both", re.compile(rf"{_FNUM}\s*(?:{_HZ})?\s*(<=|≤|<)\s*{_FVAR}\s*(<=|≤|<)\s*{_FNUM}\s*{_HZ}")),
+    # 16~40MHz, 16 to 40 MHz, 16 MHz - 40 MHz, 12.000 ... 15.999 MHz
+    ("range", re.compile(rf"(?<![\d.])\s*{_FNUM}\s*(?:{_HZ})?\s*(?:~|to|-|\.\.\.?|…)\s*{_FNUM}\s*{_HZ}")),
+    # >40MHz, ≥ 40 MHz, f0 > 40 MHz, over / above 40 MHz
+    ("above", re.compile(rf"(>=|≥|>|\bover\b|\babove\b)\s*{_FNUM}\s*{_HZ}")),
+    # < 16 MHz, ≤ 16 MHz, below / under / up to 16 MHz
+    ("below", re.compile(rf"(<=|≤|<|\bbelow\b|\bunder\b|\bup to\b)\s*{_FNUM}\s*{_HZ}")),
+)
+_HZ_PREFIX = {"": 1.0, "k": 1e3, "m": 1e6, "g": 1e9}
+BAND_EXEMPT = ("phase_jitter", "phase_noise", "frequency")  # their frequency ranges are not the part's frequency
+
+
+# a condition naming nominal frequencies only: "19.2MHz", "26、38.4MHz", "f0 = 26 MHz", "26 / 38.4 MHz"
+_POINTS_RE = re.compile(rf"^(?:{_FVAR}\s*=\s*)?((?:\d+(?:\.\d+)?\s*(?:[kKmMgG]?[hH][zZ])?\s*(?:[,、/;]|and|or)\s*)*\d+(?:\.\d+)?)\s*{_HZ}$")
+
+
+@dataclass(frozen=True)
+class FrequencyBand:
+    """The nominal frequencies a value applies to, Hz: spans (lo, hi, lo excluded, hi excluded); a printed
+    frequency is a span of one point."""
+
+    spans: tuple[tuple[float, float, bool, bool], ...]
+
+    def holds(self, f: float) -> bool:
+        eps = 1e-9 * max(abs(f), 1.0)
+        for lo, hi, lo_strict, hi_strict in self.spans:
+            above = f > lo + eps if lo_strict else f >= lo - eps
+            below = f < hi - eps if hi_strict else f <= hi + eps
+            if above and below:
+                return True
+        return False
+
+
+@lru_cache(maxsize=1 << 14)
+def frequency_band(conditions: str) -> FrequencyBand | None:
+    """The band of nominal frequency a value's conditions restrict it to, or None (no band, or two different ones).
+    "16~40MHz" -> 16..40 MHz, ">40MHz" -> above 40 MHz, "16 MHz ≤ f0 < 24 MHz" -> [16, 24) MHz, a condition naming
+    frequencies only ("26、38.4MHz", "f0 = 19.2 MHz") -> those; a test frequency among other conditions ("@100MHz",
+    "f0 = 26 MHz, no load") is no band."""
+    if not conditions or "z" not in conditions.lower():
+        return None
+    t = fold(conditions)
+    pm = _POINTS_RE.match(t)
+    if pm:
+        k = _HZ_PREFIX[pm.group(2).lower()]
+        nums = re.findall(r"\d+(?:\.\d+)?", pm.group(1))
+        return FrequencyBand(tuple((float(x) * k, float(x) * k, False, False) for x in nums))
+    found: list[tuple[float, float, bool, bool]] = []
+    used: list[tuple[int, int]] = []
+    for kind, rx in _BAND_RES:
+        for m in rx.finditer(t):
+            if any(a < m.end() and m.start() < b for a, b in used):
+                continue
+            g = m.groups()
+            if kind == "both":
+                hi_f = _HZ_PREFIX[g[5].lower()]
+                lo_f = _HZ_PREFIX[g[1].lower()] if g[1] is not None else hi_f
+                span = (float(g[0]) * lo_f, float(g[4]) * hi_f, g[2] == "<", g[3] == "<")
+            elif kind == "range":
+                hi_f = _HZ_PREFIX[g[3].lower()]
+                lo_f = _HZ_PREFIX[g[1].lower()] if g[1] is not None else hi_f
+                span = (float(g[0]) * lo_f, float(g[2]) * hi_f, False, False)
+                if span[0] >= span[1]:
+                    continue
+            elif kind == "above":
+                span = (float(g[1]) * _HZ_PREFIX[g[2].lower()], math.inf, g[0] in (">", "over", "above"), False)
+            else:
+                span = (0.0, float(g[1]) * _HZ_PREFIX[g[2].lower()], False, g[0] in ("<", "below", "under"))
+            used.append(m.span())
+            found.append(span)
+    return FrequencyBand((found[0],)) if len(set(found)) == 1 else None
 
 
 def parameter_name_table() -> list[tuple[str, str]]:

@@ -77,7 +77,7 @@ __all__ = [
     "specs_json",
 ]
 
-SPEC_STAGE_VERSION = "specs-46"  # specs-46: part-ranges (each part's operating range under a TMIN to TMAX placeholder)
+SPEC_STAGE_VERSION = "specs-47"  # specs-47: a series cut back to its digits names a part only with a letter left (stem-letters); specs-46: part-ranges (each part's operating range under a TMIN to TMAX placeholder)
 
 _ROLE_RES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(pat, re.IGNORECASE))
@@ -204,6 +204,9 @@ def default_part(card: DocumentCard) -> str:
 
 
 PRINTED_PART = True  # specs-11; off for an ablation (benchmarks/spec_rerun.py --without printed-part)
+# specs-47: a series cut back to its digits is a name only with a letter left ("OPA130" of OPA130P); "6" of TXC's
+# "6U Series" is any number the text prints (off: --without stem-letters)
+STEM_LETTERS = True
 
 
 def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
@@ -227,7 +230,12 @@ def printed_part(card: DocumentCard, chunks: list[Chunk]) -> str:
                 return base
             name = _whole_code(s, text) if WHOLE_CODE else s
             return _own_number(name, card, text) if name == s else name
-        if s[-1:].isalpha() and s[:-1].upper() in tokens and re.search(r"\d$", s[:-1]):
+        if (
+            s[-1:].isalpha()
+            and s[:-1].upper() in tokens
+            and re.search(r"\d$", s[:-1])
+            and (not STEM_LETTERS or re.search(r"[A-Za-z]", s[:-1]))
+        ):
             if FEW_PRINTS:
                 # the stem cut back is a family prefix printed once or twice (CH32 of CH32X in a naming
                 # rule) where the part's own number is printed throughout (CH32X035): that number

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from layoutrag.chunking.card import product_type_in
 from layoutrag.errors import InputError, NotFoundError
-from layoutrag.index.tokenizer import WORD_RE, is_part_like, normalize_text
+from layoutrag.index.tokenizer import WORD_RE, cased_text, is_part_like, normalize_text
 from layoutrag.records import Chunk, DocChunks, DocumentCard
 from layoutrag.specs import parse_unit
 from layoutrag.storage import ID_RE, DataDir, atomic_write_json
@@ -76,17 +76,21 @@ def derive_card(doc_id: str, chunks: list[Chunk]) -> DocumentCard:
     in the title, part numbers = part-like codes in keywords and text that recur in the document."""
     roots = Counter(c.toc_path.split(" > ")[0].strip() for c in chunks if c.toc_path.strip())
     title = roots.most_common(1)[0][0] if roots else ""
-    series = [c for c in _codes(title) if not _quantity(c)]  # "32.768khz" in a title is no series
+    printed: dict[str, str] = {}  # a code as matched (lower case) -> as first printed ("7N-26.000MBP-T")
+    series = [c for c in _codes(title, printed) if not _quantity(c)]  # "32.768khz" in a title is no series
     # "TXC 6U Series VCXO": the name printed before "Series" names the series, however short
     m = _SERIES_RE.search(title)
     if m and normalize_text(m.group(1)) not in series:
         series.append(normalize_text(m.group(1)))
+        printed.setdefault(series[-1], m.group(1))
     seen: Counter[str] = Counter()
     for c in chunks:
-        seen.update(set(_codes(" ".join(c.keywords)) + _codes(c.native_text)))
+        seen.update(set(_codes(" ".join(c.keywords), printed) + _codes(c.native_text, printed)))
     parts = [code for code, n in seen.most_common() if code not in series and (n >= 2 or len(chunks) == 1)][
         :50
     ]
+    series = [printed.get(s, s) for s in series]
+    parts = [printed.get(p, p) for p in parts]
     src = next((c.source_pdf for c in chunks if c.source_pdf), "")
     return DocumentCard(
         doc_id=doc_id,
@@ -111,12 +115,19 @@ def _quantity(word: str) -> bool:
     return m is not None and (parse_unit(m.group(1)) is not None or m.group(1) in ("vdd", "vcc"))
 
 
-def _codes(text: str) -> list[str]:
+def _codes(text: str, printed: dict[str, str] | None = None) -> list[str]:
+    """The part-like words of `text`, as matched (`normalize_text`, lower case); `printed` collects each one's
+    printed form (the case the document prints it in) where the text lower-cases letter for letter."""
     out: list[str] = []
-    for m in WORD_RE.finditer(normalize_text(text)):
+    norm = normalize_text(text)
+    upper = cased_text(text)
+    same = printed is not None and len(upper) == len(norm)
+    for m in WORD_RE.finditer(norm):
         w = m.group()
         if is_part_like(w) and w not in out:
             out.append(w)
+            if same and printed is not None:
+                printed.setdefault(w, upper[m.start() : m.end()])
     return out
 
 

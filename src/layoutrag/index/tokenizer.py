@@ -42,6 +42,7 @@ __all__ = [
     "get_tokenizer",
     "is_part_like",
     "normalize_text",
+    "cased_text",
     "compact",
 ]
 
@@ -86,6 +87,12 @@ _HZ_SHIFT = {"hz": 0, "khz": 3, "mhz": 6, "ghz": 9}
 
 def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower().translate(_CHAR_MAP)
+
+
+def cased_text(text: str) -> str:
+    """`normalize_text` with the letters' case kept: where the two have one length, a span of one is the same
+    span of the other (a code matched in lower case, read back as printed)."""
+    return unicodedata.normalize("NFKC", text).translate(_CHAR_MAP)
 
 
 def compact(token: str) -> str:

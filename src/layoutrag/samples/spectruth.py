@@ -3,7 +3,7 @@
 One record per printed value cell: document, page, part (the series for the spec tables, the
 ordering code for the ordering table), table (ratings, characteristics, ordering), canonical parameter, the cell's role (min, typ, max or
 value), its text, the numbers it states in the canonical unit, the unit, and the cell's text box
-and row box in PDF points. The generator knows what it printed, so nothing here reads the PDF;
+and row box in PDF points, and the row's conditions as printed. The generator knows what it printed, so nothing here reads the PDF;
 numbers are read from the generator's own strings with the small rules below (its formats only),
 independently of ``layoutrag.specs``.
 """
@@ -117,6 +117,7 @@ def _record(
     row: Any,
     num: str = "",
     table: str = "characteristics",
+    conditions: str = "",
 ) -> dict[str, Any] | None:
     if unit not in UNITS:
         return None
@@ -139,6 +140,7 @@ def _record(
         "table": table,
         "bbox": [round(x, 2) for x in cell],
         "row_bbox": [round(x, 2) for x in row],
+        "conditions": conditions,  # as printed in the row's Conditions column ("16 MHz ≤ f0 < 24 MHz")
     }
 
 
@@ -159,7 +161,7 @@ def spec_truth(d: DocSpec, facts: Facts) -> list[dict[str, Any]]:
             text = row.cells()[col]
             if not text:
                 continue
-            r = _record(d, page, d.series, row.parameter, role, text, row.unit, boxes[col], rb)
+            r = _record(d, page, d.series, row.parameter, role, text, row.unit, boxes[col], rb, conditions=row.condition)
             if r:
                 out.append(r)
     if facts.ordering is not None:

@@ -1,0 +1,113 @@
+"""Values printed per band of nominal frequency (a crystal's ESR by frequency range): read from the conditions, and
+answering a parametric query or a compare column only at a frequency in their band."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from layoutrag.parametric import SpecStore, _stored, compare_parts, find_parts
+from layoutrag.records import DocumentCard, SpecValue
+from layoutrag.specs import frequency_band, parse_constraint
+
+MHZ = 1e6
+
+
+@pytest.mark.parametrize(
+    ("conditions", "spans"),
+    [
+        ("16~40MHz", [(16 * MHZ, 40 * MHZ, False, False)]),
+        ("20 ～ 38 MHz", [(20 * MHZ, 38 * MHZ, False, False)]),
+        ("1.000 MHz to 49.999 MHz", [(1 * MHZ, 49.999 * MHZ, False, False)]),
+        (">40MHz", [(40 * MHZ, math.inf, True, False)]),
+        ("f0 ≥ 40 MHz", [(40 * MHZ, math.inf, False, False)]),
+        ("< 16 MHz", [(0.0, 16 * MHZ, False, True)]),
+        ("16 MHz ≤ f0 < 24 MHz", [(16 * MHZ, 24 * MHZ, False, True)]),
+        ("26、38.4MHz", [(26 * MHZ, 26 * MHZ, False, False), (38.4 * MHZ, 38.4 * MHZ, False, False)]),
+        ("f0 = 19.2 MHz", [(19.2 * MHZ, 19.2 * MHZ, False, False)]),
+        ("32.768 kHz", [(32768.0, 32768.0, False, False)]),
+    ],
+)
+def test_a_band_of_nominal_frequency_is_read_from_the_conditions(conditions: str, spans: list) -> None:
+    band = frequency_band(conditions)
+    assert band is not None
+    assert [(pytest.approx(a), pytest.approx(b) if b != math.inf else b, c, d) for a, b, c, d in band.spans] == spans
+
+
+@pytest.mark.parametrize(
+    "conditions",
+    ["", "Fundamental", "-40~85°C", "@100MHz", "f0 = 26.000 MHz, no load", "VDD = 3.3 V", "12~16MHz, 16~20MHz"],
+)
+def test_no_band_where_the_conditions_name_none_or_two(conditions: str) -> None:
+    """A test frequency among other conditions is no band; two different bands in one row are not guessed between."""
+    assert frequency_band(conditions) is None
+
+
+def test_band_ends_strict_and_inclusive() -> None:
+    lower = frequency_band("16~40MHz")
+    upper = frequency_band(">40MHz")
+    assert lower is not None and upper is not None
+    assert lower.holds(40 * MHZ) and not upper.holds(40 * MHZ)
+    assert upper.holds(40.001 * MHZ) and not lower.holds(40.001 * MHZ)
+    assert lower.holds(16 * MHZ) and not lower.holds(15.9 * MHZ)
+
+
+def _value(parameter: str, mx: float | None, unit: str, conditions: str = "", *, lo: float | None = None,
+           typ: float | None = None, part: str = "XC16", table: str = "characteristics", top: float = 0.0) -> SpecValue:
+    return SpecValue(doc_id="d", part=part, parameter=parameter, parameter_printed=parameter, min=lo, typ=typ,
+                     max=mx, unit=unit, conditions=conditions, page=1, row_bbox_pdf=(0, top, 1, top + 1),
+                     chunk_id="c", table=table)
+
+
+def _crystal(product_type: str = "crystal") -> SpecStore:
+    values = [
+        _value("frequency", 96 * MHZ, "Hz", lo=16 * MHZ),
+        _value("esr", 100.0, "ohm", "16~20MHz", top=10),
+        _value("esr", 80.0, "ohm", "20~60MHz", top=11),
+        _value("esr", 30.0, "ohm", ">60MHz", top=12),
+        _value("frequency", None, "Hz", typ=18 * MHZ, part="XC16-18.000", table="ordering", top=20),
+        _value("frequency", None, "Hz", typ=70 * MHZ, part="XC16-70.000", table="ordering", top=21),
+    ]
+    card = DocumentCard(doc_id="d", file_name="xc16.pdf", series=["XC16"], product_type=product_type)
+    return SpecStore({"d": card}, {"d": values})
+
+
+def _status(store: SpecStore, *where: str) -> list[tuple[str, str, list[float | None]]]:
+    res = find_parts(store, [parse_constraint(w) for w in where])
+    return [(r.part, m.status, [v.max for v in m.values]) for r in res.results for m in r.matches if "esr" in m.constraint.lower()]
+
+
+def test_a_query_at_one_frequency_reads_the_esr_of_that_band() -> None:
+    store = _crystal()
+    # 26 MHz lies in 20~60 MHz: 80 Ω, not the 30 Ω printed for above 60 MHz
+    assert ("XC16", "fails", [80.0]) in _status(store, "frequency = 26 MHz", "ESR <= 60 ohm")
+    assert ("XC16", "meets", [30.0]) in _status(store, "frequency = 70 MHz", "ESR <= 60 ohm")
+    # no frequency asked: the series prints an ESR within the bound in some band
+    assert _status(store, "ESR <= 60 ohm")[0] == ("XC16", "meets", [30.0])
+
+
+def test_an_ordering_code_of_one_frequency_has_its_bands_values() -> None:
+    store = _crystal()
+    for code, esr in (("XC16-18.000", [100.0]), ("XC16-70.000", [30.0])):
+        cmp = compare_parts(store, [code])
+        assert [v.max for row in cmp.rows if row.parameter == "esr" for v in row.cells[0]] == esr
+    # the series itself prints a range of frequencies: every band shown
+    cmp = compare_parts(store, ["XC16"])
+    assert sorted(v.max for row in cmp.rows if row.parameter == "esr" for v in row.cells[0]) == [30.0, 80.0, 100.0]
+    # asked without a frequency, the 70 MHz code meets ESR <= 60 ohm by its own band; the 18 MHz code does not
+    parts = [(r.part, r.n_met) for r in find_parts(store, [parse_constraint("ESR <= 60 ohm")]).results]
+    assert ("XC16-18.000", 1) not in parts
+
+
+def test_a_test_frequency_restricts_nothing_outside_frequency_control_parts() -> None:
+    """An LDO's or op amp's "frequency" (a switching frequency) and a row's "1 kHz" are no nominal-frequency band."""
+    store = _crystal(product_type="operational amplifier")
+    assert ("XC16", "meets", [30.0]) in _status(store, "frequency = 26 MHz", "ESR <= 60 ohm")
+
+
+def test_the_compact_store_value_carries_its_band() -> None:
+    raw = _value("esr", 80.0, "ohm", "20~60MHz").model_dump()
+    stored = _stored(raw, 0)
+    assert stored.band == frequency_band("20~60MHz")
+    assert _stored(_value("esr", 80.0, "ohm").model_dump(), 0).band is None
