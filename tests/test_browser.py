@@ -369,6 +369,39 @@ def test_compare_view_cell_opens_the_viewer_on_its_cell(browser, server_url: str
     assert not errors, errors
 
 
+def test_compare_names_the_band_of_each_value_and_a_code_shows_its_own(browser, tmp_path: Path) -> None:
+    # a crystal series printing ESR per band of nominal frequency: its compare column names each value's band; asked at
+    # 26 MHz the Parts page reads the band that holds 26 MHz (80 ohm: fails ESR <= 60 ohm)
+    import json
+
+    from layoutrag.build import import_chunks
+
+    head = "Parameters Symbol Min. Typ. Max. Units Notes "
+    table = (head + "Nominal Frequency F 16 ~ 96 MHz Equivalent Series Resistance ESR - - 100 Ohm 16~20MHz "
+             "- - 80 Ohm 20~60MHz - - 30 Ohm >60MHz")
+    row = {"chunk_id": "xc_p1_b01", "doc_id": "xc", "page": 1, "block_type": "electrical_specifications_table",
+           "toc_path": "ACME XC Series MHz Crystal", "bboxes_pdf": [[40.0, 100.0, 560.0, 420.0]], "native_text": table}
+    f = tmp_path / "chunks.jsonl"
+    f.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    data = tmp_path / "data"
+    import_chunks(f, data)
+    serving = _serve(create_app(data))
+    url = next(serving)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/#/compare?parts=XC")
+    page.wait_for_selector("#cmp-table a.speccell")
+    esr = page.locator("#cmp-table tbody tr", has_text="esr").inner_text()
+    assert "16~20MHz" in esr and "20~60MHz" in esr and ">60MHz" in esr, esr
+    page.goto(url + "/#/specs?where=frequency%20%3D%2026%20MHz;ESR%20%3C%3D%2060%20ohm")
+    page.wait_for_selector("#spec-table td.st-fails")
+    assert "80" in page.inner_text("#spec-table td.st-fails")
+    assert not errors, errors
+    page.close()
+    serving.close()
+
+
 def test_parts_of_an_imported_corpus_open_the_boxes_only_viewer_on_their_chunk(browser, tmp_path: Path) -> None:
     # a corpus imported as chunk records (no PDFs), its tables given as text: the Parts page lists
     # the part, and its value opens the viewer without a page image, the chunk's box highlighted

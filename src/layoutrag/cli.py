@@ -331,6 +331,7 @@ def compare(
     """Parameters as rows, parts as columns; each cell a value with its page and cell box."""
     from rich.table import Table
 
+    from layoutrag.records import SpecValue
     from layoutrag.service import LayoutRAG
 
     s = _settings()
@@ -339,14 +340,14 @@ def compare(
         print(cmp.model_dump_json(indent=1))
         return
     t = Table("parameter", *cmp.parts)
+
+    def shown(v: SpecValue, several: bool) -> str:
+        # several values in a cell (ESR per frequency band): each with the conditions it holds under
+        when = f", {v.conditions[:40]}" if several and v.conditions else ""
+        return f"{v.printed()} (p{v.page}{', ratings' if v.table == 'ratings' else ''}{when})"
+
     for row in cmp.rows:
-        t.add_row(
-            row.parameter,
-            *(
-                "\n".join(f"{v.printed()} (p{v.page}{', ratings' if v.table == 'ratings' else ''})" for v in cell) or "-"
-                for cell in row.cells
-            ),
-        )
+        t.add_row(row.parameter, *("\n".join(shown(v, len(cell) > 1) for v in cell) or "-" for cell in row.cells))
     console.print(t)
 
 

@@ -407,12 +407,16 @@ function cellHref(v, c) {
 }
 function specValueLinks(values) {
   if (!values || !values.length) return '<span class="faint">–</span>';
+  // several values in one cell (ESR per frequency band, one per supply): each says under what conditions it holds
+  const several = values.length > 1;
   return values.slice(0, 4).map((v) => {
     const c = v.cells[0];
     const unitShown = !v.unit_printed || v.value_text.trimEnd().endsWith(v.unit_printed);  // as SpecValue.printed()
     const label = (unitShown ? v.value_text : `${v.value_text} ${v.unit_printed}`).trim() + (v.table === "ratings" ? " (ratings)" : "");
-    if (!c) return esc(label);
-    return `<a class="speccell" href="${esc(cellHref(v, c))}" title="${esc(v.parameter_printed + ": " + (v.conditions || ""))} — page ${v.page}">${esc(label)}</a>`;
+    const cond = v.conditions || "";
+    const when = several && cond ? ` <span class="faint cond">${esc(cond.length > 40 ? cond.slice(0, 39) + "…" : cond)}</span>` : "";
+    if (!c) return esc(label) + when;
+    return `<a class="speccell" href="${esc(cellHref(v, c))}" title="${esc(v.parameter_printed + ": " + cond)} — page ${v.page}">${esc(label)}</a>${when}`;
   }).join("<br>");
 }
 async function viewSpecs(params) {
