@@ -369,27 +369,33 @@ def test_compare_view_cell_opens_the_viewer_on_its_cell(browser, server_url: str
     assert not errors, errors
 
 
-def test_compare_names_the_band_of_each_value_and_a_code_shows_its_own(browser, tmp_path: Path) -> None:
-    # a crystal series printing ESR per band of nominal frequency: its compare column names each value's band; asked at
-    # 26 MHz the Parts page reads the band that holds 26 MHz (80 ohm: fails ESR <= 60 ohm)
+def _imported_corpus(browser, tmp_path: Path, rows: list[dict]):  # noqa: ANN001, ANN202 - Playwright objects
+    """A data dir of chunk records imported (no PDFs), served; (the server generator, a page, its page errors)."""
     import json
 
     from layoutrag.build import import_chunks
 
+    f = tmp_path / "chunks.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    data = tmp_path / "data"
+    import_chunks(f, data)
+    serving = _serve(create_app(data))
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return serving, page, errors
+
+
+def test_compare_names_the_band_of_each_value_and_parts_read_the_band_asked(browser, tmp_path: Path) -> None:
+    # a crystal series printing ESR per band of nominal frequency: its compare column names each value's band; asked at
+    # 26 MHz the Parts page reads the band that holds 26 MHz (80 ohm: fails ESR <= 60 ohm)
     head = "Parameters Symbol Min. Typ. Max. Units Notes "
     table = (head + "Nominal Frequency F 16 ~ 96 MHz Equivalent Series Resistance ESR - - 100 Ohm 16~20MHz "
              "- - 80 Ohm 20~60MHz - - 30 Ohm >60MHz")
     row = {"chunk_id": "xc_p1_b01", "doc_id": "xc", "page": 1, "block_type": "electrical_specifications_table",
            "toc_path": "ACME XC Series MHz Crystal", "bboxes_pdf": [[40.0, 100.0, 560.0, 420.0]], "native_text": table}
-    f = tmp_path / "chunks.jsonl"
-    f.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    data = tmp_path / "data"
-    import_chunks(f, data)
-    serving = _serve(create_app(data))
+    serving, page, errors = _imported_corpus(browser, tmp_path, [row])
     url = next(serving)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url + "/#/compare?parts=XC")
     page.wait_for_selector("#cmp-table a.speccell")
     esr = page.locator("#cmp-table tbody tr", has_text="esr").inner_text()
@@ -405,10 +411,6 @@ def test_compare_names_the_band_of_each_value_and_a_code_shows_its_own(browser, 
 def test_parts_of_an_imported_corpus_open_the_boxes_only_viewer_on_their_chunk(browser, tmp_path: Path) -> None:
     # a corpus imported as chunk records (no PDFs), its tables given as text: the Parts page lists
     # the part, and its value opens the viewer without a page image, the chunk's box highlighted
-    import json
-
-    from layoutrag.build import import_chunks
-
     head = "Parameters Symbol Min. Typ. Max. Units Notes "
     rows = [
         {"chunk_id": f"{d}_p1_b01", "doc_id": d, "page": 1, "block_type": "electrical_specifications_table",
@@ -416,15 +418,8 @@ def test_parts_of_an_imported_corpus_open_the_boxes_only_viewer_on_their_chunk(b
          "native_text": head + f"Nominal Frequency F 26 MHz Frequency Stability ST ± {stab} ppm @ -40~85℃"}
         for d, stab in (("t1", "0.5"), ("t2", "2.5"))
     ]
-    f = tmp_path / "chunks.jsonl"
-    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    data = tmp_path / "data"
-    import_chunks(f, data)
-    serving = _serve(create_app(data))
+    serving, page, errors = _imported_corpus(browser, tmp_path, rows)
     url = next(serving)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url + "/#/specs?where=frequency%20stability%20%3C%3D%201%20ppm")
     page.wait_for_selector("#spec-table a.speccell")
     assert page.locator("#spec-table tbody tr").count() == 1

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from layoutrag.parametric import SpecStore, _stored, compare_parts, find_parts
-from layoutrag.records import DocumentCard, SpecValue
+from layoutrag.records import Chunk, DocumentCard, SpecValue
 from layoutrag.specs import frequency_band, parse_constraint
 
 MHZ = 1e6
@@ -111,3 +111,35 @@ def test_the_compact_store_value_carries_its_band() -> None:
     stored = _stored(raw, 0)
     assert stored.band == frequency_band("20~60MHz")
     assert _stored(_value("esr", 80.0, "ohm").model_dump(), 0).band is None
+
+
+def test_search_boost_reads_the_band_of_the_frequency_asked() -> None:
+    """Search's constraint boost (index/spec_constraints.py) reads a crystal's values as parametric search does."""
+    from types import SimpleNamespace
+
+    from layoutrag.index.spec_constraints import boost_constraints
+
+    head = "Parameters Symbol Min. Typ. Max. Units Notes Nominal Frequency F 16 ~ 96 MHz "
+    texts = {
+        "a": head + "Equivalent Series Resistance ESR - - 100 Ohm 16~20MHz - - 80 Ohm 20~60MHz - - 30 Ohm >60MHz",
+        "b": head + "Equivalent Series Resistance ESR - - 50 Ohm 16~40MHz - - 40 Ohm >40MHz",
+    }
+    chunks = [
+        Chunk(chunk_id=f"{d}_p1_b01", doc_id=d, page=1, block_type="electrical_specifications_table", native_text=t)
+        for d, t in texts.items()
+    ] + [Chunk(chunk_id="c_p1_b01", doc_id="c", page=1, block_type="text", native_text="Crystal units for automotive use")]
+
+    def order(product_type: str, query: str) -> list[int]:
+        cards = {d: DocumentCard(doc_id=d, product_type=product_type) for d in (*texts, "c")}
+        index = SimpleNamespace(chunks=chunks, cards=cards)
+        # the boost is a share of the leading candidates' score spread (1.0 here, to the third)
+        return [i for i, _ in boost_constraints(index, query, [(0, 1.0), (1, 0.95), (2, 0.0)], weight=1.0)][:2]
+
+    # at 26 MHz a's ESR is 80 ohm (20~60 MHz), b's 50 ohm: only b meets "ESR below 60 ohm" and moves ahead
+    assert order("crystal", "crystal frequency 26 MHz, ESR below 60 ohm") == [1, 0]
+    # at 70 MHz both meet both constraints: the order stays
+    assert order("crystal", "crystal frequency 70 MHz, ESR below 60 ohm") == [0, 1]
+    # no frequency asked (search reads a bare "26 MHz" as no constraint): a's 30 ohm band meets it as b does
+    assert order("crystal", "26 MHz crystal ESR below 60 ohm") == [0, 1]
+    # another product type: a row's frequencies restrict nothing
+    assert order("operational amplifier", "crystal frequency 26 MHz, ESR below 60 ohm") == [0, 1]

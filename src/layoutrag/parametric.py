@@ -19,6 +19,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -36,10 +37,11 @@ from layoutrag.records import (
     SpecValue,
 )
 from layoutrag.specs import (
-    BAND_EXEMPT,
     FUNCTION_WORDS,
     POWER_TYPES,
     FrequencyBand,
+    asked_frequency,
+    at_frequency,
     check,
     describe_constraint,
     frequency_band,
@@ -58,6 +60,7 @@ __all__ = [
     "compare_parts",
     "covers_any",
     "find_parts",
+    "frequency_control",
     "load_spec_store",
     "named_type",
     "parse_constraints",
@@ -165,8 +168,13 @@ def _stored(raw: dict[str, Any], i: int) -> StoredValue:
         sys.intern(raw.get("unit", "")),
         i,
         (int(raw["page"]), float(raw["row_bbox_pdf"][1])),
-        frequency_band(raw.get("conditions") or ""),
+        _band_of(raw.get("conditions")),
     )
+
+
+def _band_of(conditions: str | None) -> FrequencyBand | None:
+    # most conditions name no frequency: passed over before the band reader's cache hashes them
+    return frequency_band(conditions) if conditions and ("z" in conditions or "Z" in conditions) else None
 
 
 def _number(x: Any) -> float | None:
@@ -263,10 +271,6 @@ def _usable(values: list[Any], parameter: str) -> list[Any]:
     return mine
 
 
-def _band(v: Any) -> FrequencyBand | None:
-    return v.band if isinstance(v, StoredValue) else frequency_band(v.conditions)
-
-
 def _own_frequency(values: list[Any]) -> float | None:
     """The one nominal frequency an ordering code prints ("XC-26.000" at 26.000 MHz), or None (none, several)."""
     points = {
@@ -279,35 +283,21 @@ def _own_frequency(values: list[Any]) -> float | None:
     return points.pop() if len(points) == 1 else None
 
 
-def _asked_frequency(constraints: list[SpecConstraint]) -> float | None:
-    fs = {c.value for c in constraints if c.parameter == "frequency" and c.op == "=" and c.unit == "Hz"}
-    return fs.pop() if len(fs) == 1 else None
-
-
-def _frequency_control(product_type: str) -> bool:
+@lru_cache(maxsize=256)  # a store holds a few dozen types; asked once per document and query
+def frequency_control(product_type: str) -> bool:
     """Crystals, resonators and oscillators: their "frequency" is the nominal frequency, and a frequency band in a
     row's conditions is a band of it (IEC 60122-1 / 60679-1 specify ESR, tolerance, current per nominal frequency).
     Elsewhere a frequency in the conditions is a test frequency (PSRR at 100 kHz) and restricts nothing."""
     return any(_covers(w, product_type) for w in ("oscillator", "crystal", "resonator"))
 
 
-def _in_band(values: list[Any], f: float | None) -> list[Any]:
-    """The values that apply at nominal frequency `f`: a value printed for a band of frequencies (ESR "80 Ω
-    20~38MHz", "50 Ω 26、38.4MHz") is left out where `f` lies outside it; without a frequency, all."""
-    if f is None:
-        return values
-    return [v for v in values if v.parameter in BAND_EXEMPT or (b := _band(v)) is None or b.holds(f)]
-
-
 def _evaluate(
-    values: list[Any], constraints: list[SpecConstraint], banded: bool = False
+    values: list[Any], constraints: list[SpecConstraint], frequency: float | None = None
 ) -> list[tuple[str, list[Any]]]:
-    """Each constraint's status for a part's values and the values that decide it. `banded` (a frequency-control
-    part): at the frequency the query asks for, else the part's own (an ordering code's), a value printed for another
-    frequency band does not answer."""
-    if banded:
-        f = _asked_frequency(constraints)
-        values = _in_band(values, f if f is not None else _own_frequency(values))
+    """Each constraint's status for a part's values and the values that decide it; at a nominal `frequency` (a
+    frequency-control part's: the one asked, else an ordering code's own) a value printed for another frequency band
+    does not answer."""
+    values = at_frequency(values, frequency)
     return [check(c, _usable(values, c.parameter)) for c in constraints]
 
 
@@ -444,6 +434,7 @@ def find_parts(
         )
     found: list[tuple[tuple[int, int, int, str, str], str, str, list[tuple[str, list[Any]]]]] = []
     wanted = {c.parameter for c in constraints}
+    asked = asked_frequency(constraints)  # the nominal frequency a crystal's or oscillator's values are read at
 
     def count(ms: list[tuple[str, list[Any]]], status: str) -> int:
         return sum(m[0] == status for m in ms)
@@ -456,14 +447,15 @@ def find_parts(
             card.series[0] if card.series else card.file_name
         )
         groups = _groups(values, series)
-        banded = _frequency_control(card.product_type)
-        base = _evaluate(groups[series], constraints, banded)
+        banded = frequency_control(card.product_type)
+        base = _evaluate(groups[series], constraints, asked if banded else None)
         base_met = count(base, "meets")
         rows = [(series, base)]
         for part, vals in groups.items():
             if part == series:
                 continue
-            ms = _evaluate(vals, constraints, banded)
+            f = (asked if asked is not None else _own_frequency(vals)) if banded else None
+            ms = _evaluate(vals, constraints, f)
             if count(ms, "meets") > base_met or (
                 count(ms, "fails") < count(base, "fails") and count(ms, "meets") >= base_met
             ):
@@ -538,8 +530,8 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
         series = next((v.part for v in values if v.table != "ordering"), part)
         groups = _groups(values, series)
         vals = groups.get(part, groups[series])
-        if _frequency_control(store.cards[doc_id].product_type):
-            vals = _in_band(vals, _own_frequency(vals))
+        if frequency_control(store.cards[doc_id].product_type):
+            vals = at_frequency(vals, _own_frequency(vals))
         cols.append((doc_id, part, vals))
     order = {pid: i for i, (pid, *_rest) in enumerate(spec_parameters())}
     params: list[str] = []

@@ -32,6 +32,8 @@ __all__ = [
     "Numbers",
     "ParsedValue",
     "as_ratio",
+    "asked_frequency",
+    "at_frequency",
     "check",
     "describe_constraint",
     "fold",
@@ -1484,6 +1486,26 @@ def frequency_band(conditions: str) -> FrequencyBand | None:
             used.append(m.span())
             found.append(span)
     return FrequencyBand((found[0],)) if len(set(found)) == 1 else None
+
+
+def asked_frequency(constraints: Sequence[SpecConstraint]) -> float | None:
+    """The one nominal frequency constraints ask for ("frequency = 26 MHz"), or None."""
+    fs = {c.value for c in constraints if c.parameter == "frequency" and c.op == "=" and c.unit == "Hz"}
+    return fs.pop() if len(fs) == 1 else None
+
+
+def at_frequency(values: list[V], f: float | None) -> list[V]:
+    """The values that apply at nominal frequency `f`: a value printed for a band of frequencies (ESR "80 Ω
+    20~38MHz", "50 Ω 26、38.4MHz") is left out where `f` lies outside it; without a frequency, all. A value's band is
+    its `band` (the parametric store's compact values) or read from its `conditions` (a record)."""
+    if f is None:
+        return values
+    out = []
+    for v in values:
+        band = frequency_band(v.conditions) if hasattr(v, "conditions") else getattr(v, "band", None)
+        if v.parameter in BAND_EXEMPT or band is None or band.holds(f):
+            out.append(v)
+    return out
 
 
 def parameter_name_table() -> list[tuple[str, str]]:

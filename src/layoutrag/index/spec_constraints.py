@@ -11,7 +11,9 @@ with its own unit - the numbers of part codes and test conditions are not constr
 candidates' score spread (top score minus the score at ``depth``): it moves ahead of chunks that
 share only the words, by no more than ``weight`` of that spread, so a strong lexical or dense
 match is not buried by any table that happens to hold a matching number. A query with no
-constraint, or no candidate with a matching value, is ranked exactly as before.
+constraint, or no candidate with a matching value, is ranked exactly as before. A query asking one nominal frequency
+("26 MHz crystal ESR below 60 ohm") reads a crystal's or oscillator's values of that frequency's band only, as
+parametric search does (`specs.at_frequency`).
 
 The hook is one call at the end of ``HybridIndex.rank`` (fused modes only; ``bm25``/``dense``
 stay pure) - ``SearchSettings.spec_constraint_weight`` 0 turns it off.
@@ -20,13 +22,14 @@ stay pure) - ``SearchSettings.spec_constraint_weight`` 0 turns it off.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Protocol
 
 from layoutrag.chunking.specs import chunk_specs
-from layoutrag.records import Chunk, SpecConstraint, SpecValue
-from layoutrag.specs import check, parse_query
+from layoutrag.parametric import frequency_control
+from layoutrag.records import Chunk, DocumentCard, SpecConstraint, SpecValue
+from layoutrag.specs import asked_frequency, at_frequency, check, parse_query
 
 __all__ = ["boost_constraints", "chunk_meets", "query_constraints"]
 
@@ -36,6 +39,9 @@ DEPTH = 30  # leading candidates checked
 class _Ranked(Protocol):
     @property
     def chunks(self) -> Sequence[Chunk]: ...
+
+    @property
+    def cards(self) -> Mapping[str, DocumentCard]: ...
 
 
 @lru_cache(maxsize=512)
@@ -84,8 +90,16 @@ def boost_constraints(
     if spread <= 0:
         spread = abs(lead[0][1]) or 1.0
     bonus: dict[int, float] = {}
+    f = asked_frequency(cons)
     for i, _ in lead:
-        k = chunk_meets(cons, _values(index, i))
+        values = _values(index, i)
+        if f is not None:
+            # a crystal's or oscillator's value printed for another band of nominal frequency than the one asked
+            # answers nothing (as in parametric search)
+            card = index.cards.get(index.chunks[i].doc_id)
+            if card is not None and frequency_control(card.product_type):
+                values = at_frequency(values, f)
+        k = chunk_meets(cons, values)
         if k:
             bonus[i] = weight * spread * k / len(cons)
     if not bonus:
