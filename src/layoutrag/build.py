@@ -70,6 +70,10 @@ class BuildResult:
     def failed(self) -> list[IngestResult]:
         return [r for r in self.results if r.status == "failed"]
 
+    def counts(self) -> tuple[int, int, int, int]:
+        """(ingested, skipped, failed, ingested with a warning) - `status_counts` of the results."""
+        return status_counts(self.results)
+
 
 # --------------------------------------------------------------------------- one document
 def chunk_document(doc: Document, data: DataDir, settings: Settings) -> int:
@@ -276,13 +280,20 @@ def ingest_and_chunk(
     return final
 
 
-def summary(results: Sequence[IngestResult], limit: int = 3) -> str:
-    """One line: counts by status and the first failures with their reasons."""
+def status_counts(results: Sequence[IngestResult]) -> tuple[int, int, int, int]:
+    """(ingested, skipped, failed, ingested with a warning): what `summary` and the CLI's last line count."""
     ok = sum(r.status == "ok" for r in results)
     skipped = sum(r.status == "skipped" for r in results)
-    failed = [r for r in results if r.status == "failed"]
+    failed = sum(r.status == "failed" for r in results)
     warned = sum(bool(r.warning) and r.status == "ok" for r in results)
-    line = f"{ok} ingested" + (f" ({warned} with a warning)" if warned else "") + f", {skipped} skipped, {len(failed)} failed"
+    return ok, skipped, failed, warned
+
+
+def summary(results: Sequence[IngestResult], limit: int = 3) -> str:
+    """One line: counts by status and the first failures with their reasons."""
+    ok, skipped, n_failed, warned = status_counts(results)
+    failed = [r for r in results if r.status == "failed"]
+    line = f"{ok} ingested" + (f" ({warned} with a warning)" if warned else "") + f", {skipped} skipped, {n_failed} failed"
     if failed:
         shown = "; ".join(f"{Path(r.path).name}: {r.error}" for r in failed[:limit])
         line += f": {shown}" + (f"; +{len(failed) - limit} more" if len(failed) > limit else "")

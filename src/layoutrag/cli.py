@@ -181,8 +181,7 @@ def ingest(
     warned = [r for r in results if r.warning and r.status == "ok"]
     for r in warned:
         err.print(f"[yellow]warning[/yellow] {escape(f'{r.path}: {r.warning}')}", highlight=False)
-    ok = sum(r.status == "ok" for r in results)
-    skipped = sum(r.status == "skipped" for r in results)
+    ok, skipped, _, _ = built.counts()
     warn = f" ({len(warned)} with a warning)" if warned else ""
     extra = f", {len(built.removed)} removed (older revisions or gone)" if built.removed else ""
     extra += f", {len(built.kept_revisions)} older revisions kept" if built.kept_revisions else ""
