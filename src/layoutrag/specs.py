@@ -1394,8 +1394,8 @@ def check_value(c: SpecConstraint, v: Numbers) -> bool | None:
 
 def check(c: SpecConstraint, values: Sequence[V]) -> tuple[str, list[V]]:
     """("meets" | "fails" | "unknown", the values that decided it). Several values of a parameter
-    (ESR per frequency band, one per ordering code): meets when any meets - `parametric` first leaves out the values
-    of another band than the frequency asked (`frequency_band`)."""
+    (ESR per frequency band, one per ordering code): meets when any meets - parametric search and search's boost first
+    leave out the values printed for another frequency band than the one asked (`at_frequency`)."""
     decided = [(v, check_value(c, v)) for v in values if v.parameter == c.parameter]
     yes = [v for v, ok in decided if ok is True]
     if yes:
