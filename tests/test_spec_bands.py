@@ -143,3 +143,26 @@ def test_search_boost_reads_the_band_of_the_frequency_asked() -> None:
     assert order("crystal", "26 MHz crystal ESR below 60 ohm") == [0, 1]
     # another product type: a row's frequencies restrict nothing
     assert order("operational amplifier", "crystal frequency 26 MHz, ESR below 60 ohm") == [0, 1]
+
+
+def test_the_cli_names_the_band_a_value_was_read_at(tmp_path) -> None:  # noqa: ANN001 - pytest's tmp_path
+    import json
+
+    from typer.testing import CliRunner
+
+    from layoutrag.build import import_chunks
+    from layoutrag.cli import app
+
+    text = ("Parameters Symbol Min. Typ. Max. Units Notes Nominal Frequency F 16 ~ 96 MHz Equivalent Series "
+            "Resistance ESR - - 100 Ohm 16~20MHz - - 80 Ohm 20~60MHz - - 30 Ohm >60MHz")
+    row = {"chunk_id": "xc_p1_b01", "doc_id": "xc", "page": 1, "block_type": "electrical_specifications_table",
+           "toc_path": "ACME XC Series MHz Crystal", "bboxes_pdf": [[40.0, 100.0, 560.0, 420.0]], "native_text": text}
+    (tmp_path / "c.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    import_chunks(tmp_path / "c.jsonl", tmp_path / "data")
+    res = CliRunner().invoke(app, ["specs", "--where", "frequency = 26 MHz", "--where", "ESR <= 60 ohm",
+                                   "--data", str(tmp_path / "data")])
+    assert res.exit_code == 0, res.output
+    fails = next(line for line in res.output.splitlines() if line.strip().startswith("fails"))
+    assert "80 Ohm (20~60MHz)" in fails  # the band that holds 26 MHz, not the 30 ohm above 60 MHz
+    cmp = CliRunner().invoke(app, ["compare", "XC", "--data", str(tmp_path / "data")], env={"COLUMNS": "160"})
+    assert cmp.exit_code == 0 and ">60MHz" in cmp.output and "16~20MHz" in cmp.output, cmp.output

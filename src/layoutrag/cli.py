@@ -298,7 +298,7 @@ def specs(
     if as_json:
         print(res.model_dump_json(indent=1))
         return
-    from layoutrag.specs import describe_constraint
+    from layoutrag.specs import describe_constraint, frequency_band
 
     console.print("constraints: " + "; ".join(describe_constraint(c) for c in res.constraints), highlight=False)
     if res.product_type:
@@ -312,8 +312,10 @@ def specs(
             highlight=False,
         )
         for m in r.matches:
+            # a value's conditions where they name a frequency band (the ESR of 16~40 MHz): what it was read at
             ev = "; ".join(
-                f"{v.printed()} (p{v.page} [{','.join(f'{x:.0f}' for x in v.cells[0].bbox_pdf)}])"
+                f"{v.printed()}{f' ({v.conditions[:40]})' if frequency_band(v.conditions) else ''} "
+                f"(p{v.page} [{','.join(f'{x:.0f}' for x in v.cells[0].bbox_pdf)}])"
                 for v in m.values[:3]
                 if v.cells
             )
