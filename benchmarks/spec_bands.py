@@ -70,17 +70,11 @@ def _holds(band: list[tuple[float, float]] | None, f_mhz: float) -> bool:
 
 
 def load_rows(paths: list[Path]) -> dict[str, list[dict]]:
-    """doc -> facts with the printed row's band (frequency rows' bands are their own range, not read)."""
+    """doc -> facts (`spec_txc.load_facts`), an ESR fact with the band its printed row names after the name."""
     facts = load_facts(paths)
-    printed: dict[str, list[str]] = {}
-    for path in paths:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip() and not line.startswith("#"):
-                parts = line.split("\t")
-                printed.setdefault(parts[0], []).append(parts[7] if len(parts) > 7 else "")
-    for doc, rows in facts.items():
-        for f, row in zip(rows, printed[doc], strict=True):
-            f["band"] = printed_band(row.split(" ESR ")[-1]) if f["pid"] == "esr" else None
+    for rows in facts.values():
+        for f in rows:
+            f["band"] = printed_band(f["row"].split(" ESR ")[-1]) if f["pid"] == "esr" else None
     return facts
 
 

@@ -106,7 +106,7 @@ def to_canonical(x: str, unit: str) -> float | None:
 
 
 def load_facts(paths: list[Path], printed_names: bool = False) -> dict[str, list[dict]]:
-    """doc_id -> facts ({pid, kind, min, typ, max}); kind "c" (characteristic) for every TXC row.
+    """doc_id -> facts ({pid, kind, min, typ, max, row: the printed row}); kind "c" (characteristic) for every TXC row.
     `printed_names`: a row printed "Frequency Tolerance" is frequency_tolerance even where the
     fact reader filed it as frequency_stability (its note says it includes temperature, supply and
     aging) - the printed-name convention the development facts and the reader follow."""
@@ -119,7 +119,8 @@ def load_facts(paths: list[Path], printed_names: bool = False) -> dict[str, list
             if printed_names and pid == "frequency_stability" and row.lower().startswith("frequency tolerance"):
                 pid = "frequency_tolerance"
             out.setdefault(doc, []).append(
-                {"pid": pid, "kind": "c", "min": to_canonical(lo, unit), "typ": to_canonical(ty, unit), "max": to_canonical(hi, unit)}
+                {"pid": pid, "kind": "c", "min": to_canonical(lo, unit), "typ": to_canonical(ty, unit), "max": to_canonical(hi, unit),
+                 "row": row}
             )
     return out
 

@@ -168,13 +168,8 @@ def _stored(raw: dict[str, Any], i: int) -> StoredValue:
         sys.intern(raw.get("unit", "")),
         i,
         (int(raw["page"]), float(raw["row_bbox_pdf"][1])),
-        _band_of(raw.get("conditions")),
+        frequency_band(raw.get("conditions")),
     )
-
-
-def _band_of(conditions: str | None) -> FrequencyBand | None:
-    # most conditions name no frequency: passed over before the band reader's cache hashes them
-    return frequency_band(conditions) if conditions and ("z" in conditions or "Z" in conditions) else None
 
 
 def _number(x: Any) -> float | None:

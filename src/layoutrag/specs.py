@@ -1448,14 +1448,18 @@ class FrequencyBand:
         return False
 
 
-@lru_cache(maxsize=1 << 14)
-def frequency_band(conditions: str) -> FrequencyBand | None:
+def frequency_band(conditions: str | None) -> FrequencyBand | None:
     """The band of nominal frequency a value's conditions restrict it to, or None (no band, or two different ones).
     "16~40MHz" -> 16..40 MHz, ">40MHz" -> above 40 MHz, "16 MHz ≤ f0 < 24 MHz" -> [16, 24) MHz, a condition naming
     frequencies only ("26、38.4MHz", "f0 = 19.2 MHz") -> those; a test frequency among other conditions ("@100MHz",
-    "f0 = 26 MHz, no load") is no band."""
-    if not conditions or "z" not in conditions.lower():
+    "f0 = 26 MHz, no load") is no band. Most conditions name no Hz: passed over before the reader's cache hashes them."""
+    if not conditions or ("z" not in conditions and "Z" not in conditions):
         return None
+    return _frequency_band(conditions)
+
+
+@lru_cache(maxsize=1 << 14)
+def _frequency_band(conditions: str) -> FrequencyBand | None:
     t = fold(conditions)
     pm = _POINTS_RE.match(t)
     if pm:

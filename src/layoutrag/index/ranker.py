@@ -147,25 +147,10 @@ class _GroupRanks:
         self.rel.update(zip(want.tolist(), rel.tolist(), strict=True))
 
 
-def _held_share(ix: RankingIndex, ordered: list[str], total: float, held: np.ndarray) -> np.ndarray:
-    """Per candidate: the idf mass of the terms `ordered` (sorted) it holds / `total`, added in that order; `held`:
-    `ix.holders(cands, ordered)`."""
+def _held_mass(ix: RankingIndex, ordered: list[str], held: np.ndarray) -> np.ndarray:
+    """Per candidate: the idf mass of the terms `ordered` (sorted) it holds, added in that order; `held`: a candidates x
+    `ordered` mask (`ix.holders(cands, ordered)`, or a part of it)."""
     out = np.zeros(len(held), dtype=np.float64)
-    if total <= 0:
-        return out
-    for j, t in enumerate(ordered):
-        out += held[:, j] * ix.bm25.idf(t)
-    return out / total
-
-
-def _held_own_mass(ix: RankingIndex, ordered: list[str], own: list[np.ndarray], holders: np.ndarray) -> np.ndarray:
-    """Per candidate: the idf mass of the known terms `ordered` (sorted) its bag holds that its document's card does not
-    (`own[row]`: per term, not a card term) - `idf_mass(own_known & bag terms)` for every candidate at once, the terms
-    added in the same sorted order, so the same floats; `holders`: `ix.holders(cands, ordered)`."""
-    out = np.zeros(len(holders), dtype=np.float64)
-    if not ordered or not len(holders):
-        return out
-    held = holders & np.vstack(own)
     for j, t in enumerate(ordered):
         out += held[:, j] * ix.bm25.idf(t)
     return out
@@ -218,7 +203,7 @@ def candidate_features(
     total = ix.idf_mass(known)
     ordered = sorted(known)
     holders = ix.holders(cands, ordered)  # cands x ordered: read by `held` and `held_own`
-    held = _held_share(ix, ordered, total, holders)
+    held = _held_mass(ix, ordered, holders) / total if total > 0 else np.zeros(len(cands), dtype=np.float64)
     lexconf = float(held[np.searchsorted(cands, b_idx[0])]) if len(b_idx) else 0.0
     want = wanted_family(query)
     zh = any("\u3400" <= ch <= "\u9fff" for ch in query)
@@ -233,7 +218,9 @@ def candidate_features(
         card = ix.card_terms(doc_id)
         own_known = known - card
         own_of[doc_id] = (own_known, ix.idf_mass(own_known), np.array([t not in card for t in ordered], dtype=bool))
-    held_own = _held_own_mass(ix, ordered, [own_of[table.doc_ids[d]][2] for d in cand_docs], holders)
+    # the idf mass of the known terms each candidate's bag holds that its document's card does not (per term, `own`)
+    own = [own_of[table.doc_ids[d]][2] for d in cand_docs]
+    held_own = _held_mass(ix, ordered, holders & np.vstack(own)) if ordered and own else np.zeros(len(cands))
     for row, i in enumerate(cands.tolist()):
         shape = ix.chunk_shape(i)
         d = cand_docs[row]
