@@ -1,6 +1,7 @@
-"""Values printed per band of nominal frequency (ESR "100 Ω 16~20MHz / 80 Ω 20~60MHz"), asked at one frequency.
+"""Values printed per band of nominal frequency (ESR "100 Ω 16~20MHz / 80 Ω 20~60MHz"), asked at one frequency or
+over a range of them.
 
-    python benchmarks/spec_bands.py TXC_DATA --facts benchmarks/data/spec_facts_txc.tsv [--facts ...] [--json OUT]
+    python benchmarks/spec_bands.py TXC_DATA --facts benchmarks/data/spec_facts_txc.tsv [--facts ...] [--ranges] [--json OUT]
     python benchmarks/spec_bands.py GEN_DATA --samples GEN_PDFS [--json OUT]
 
 Crystal tables print ESR (and sometimes tolerance) per band of nominal frequency. A query "26 MHz crystal, ESR <=
@@ -15,6 +16,11 @@ gold when a frequency row covers F and an ESR row that applies at F (its printed
 frequency applies at that frequency; a row printing none, at every frequency) is at most the bound. Returned: the
 results meeting both constraints; precision and recall of the document set, macro over the queries, for the
 documents the facts cover.
+
+`--ranges`: the same over a range of frequencies asked ("frequency = 20 to 30 MHz, ESR <= 60 Ω": parts with some
+frequency in 20-30 MHz whose ESR there is at most 60 Ω), a second grid written before any result was looked at -
+16-24, 20-30, 30-50, 40-60 MHz x ESR <= 40, 60, 100 Ω. Gold: a frequency row reaching into the range and an ESR row
+whose printed band reaches into it (a row printing no frequency: every band) at most the bound.
 
 Generated corpus (`layoutrag samples` output with `specs_truth.jsonl`): every ordering code printing one frequency,
 compared alone (`compare_parts`): its ESR cells must be the printed band's that holds its frequency - counted right
@@ -37,6 +43,10 @@ from layoutrag.service import LayoutRAG
 FREQS_MHZ = (16, 24, 26, 40, 48)
 ESR_OHM = (40, 60, 100)
 QUERIES = [{"where": [f"frequency = {f} MHz", f"ESR <= {r} ohm"]} for f in FREQS_MHZ for r in ESR_OHM]
+RANGES_MHZ = ((16, 24), (20, 30), (30, 50), (40, 60))
+RANGE_QUERIES = [
+    {"where": [f"frequency = {lo} to {hi} MHz", f"ESR <= {r} ohm"]} for lo, hi in RANGES_MHZ for r in ESR_OHM
+]
 
 _MHZ = {"k": 1e-3, "m": 1.0, "g": 1e3, "": 1e-6}
 
@@ -78,42 +88,46 @@ def load_rows(paths: list[Path]) -> dict[str, list[dict]]:
     return facts
 
 
-def gold_bands(facts: dict[str, list[dict]], f_hz: float, esr_max: float) -> set[str]:
-    f_mhz = f_hz / 1e6
+def _reaches(band: list[tuple[float, float]] | None, lo_mhz: float, hi_mhz: float) -> bool:
+    return band is None or any(lo - 1e-9 <= hi_mhz and hi + 1e-9 >= lo_mhz for lo, hi in band)
+
+
+def gold_bands(facts: dict[str, list[dict]], f_hz: float, esr_max: float, f2_hz: float | None = None) -> set[str]:
+    """Documents meeting "frequency = F (to F2), ESR <= esr_max" by their facts."""
+    lo_hz, hi_hz = f_hz, f_hz if f2_hz is None else f2_hz
     out = set()
     for doc, rows in facts.items():
         freq_ok = any(
             r["pid"] == "frequency"
             and (
-                any(x is not None and abs(x - f_hz) <= 1e-6 * f_hz for x in (r["min"], r["typ"], r["max"]))
-                or (r["min"] is not None and r["max"] is not None and r["min"] <= f_hz <= r["max"])
+                any(
+                    x is not None and lo_hz * (1 - 1e-6) <= x <= hi_hz * (1 + 1e-6)
+                    for x in (r["min"], r["typ"], r["max"])
+                )
+                or (r["min"] is not None and r["max"] is not None and r["min"] <= hi_hz and r["max"] >= lo_hz)
             )
             for r in rows
         )
-        esr = [
-            r
-            for r in rows
-            if r["pid"] == "esr" and _holds(r["band"], f_mhz)
-        ]
+        esr = [r for r in rows if r["pid"] == "esr" and _reaches(r["band"], lo_hz / 1e6, hi_hz / 1e6)]
         worst = [r["max"] if r["max"] is not None else r["typ"] for r in esr]
         if freq_ok and any(w is not None and w <= esr_max * (1 + 1e-9) for w in worst):
             out.add(doc)
     return out
 
 
-def run_txc(data: Path, fact_files: list[Path]) -> dict:
+def run_txc(data: Path, fact_files: list[Path], ranges: bool = False) -> dict:
     facts = load_rows(fact_files)
     svc = LayoutRAG(data)
     store = svc._spec_store()
     name_of = {d: store.cards[d].file_name if d in store.cards else d for d in facts}
     by_name = {name_of[d]: rows for d, rows in facts.items()}
     rows = []
-    for q in QUERIES:
+    for q in RANGE_QUERIES if ranges else QUERIES:
 
         def gold_of(cons: list) -> set[str]:
-            f = next(c[2] for c in cons if c[0] == "frequency")
+            f = next(c for c in cons if c[0] == "frequency")
             r = next(c[2] for c in cons if c[0] == "esr")
-            return gold_bands(by_name, f, r)
+            return gold_bands(by_name, f[2], r, f[3] if f[1] == "range" else None)
 
         _res, read, g, got, _p, _r = score_query(svc, q, gold_of)
         got = got & set(by_name)
@@ -173,11 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("data", type=Path)
     ap.add_argument("--facts", type=Path, action="append")
     ap.add_argument("--samples", type=Path)
+    ap.add_argument("--ranges", action="store_true", help="ask ranges of frequency (TXC only)")
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
     if bool(a.facts) == bool(a.samples):
         ap.error("give --facts (imported TXC) or --samples (generated corpus)")
-    out = run_txc(a.data, a.facts) if a.facts else run_generated(a.data, a.samples)
+    out = run_txc(a.data, a.facts, a.ranges) if a.facts else run_generated(a.data, a.samples)
     print(json.dumps(out, indent=1, ensure_ascii=False))
     if a.json:
         a.json.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -24,7 +24,15 @@ from layoutrag.ingest.layout import (
 )
 from layoutrag.ingest.reading_order import element_id, order_elements, xy_cut
 from layoutrag.ingest.text import assign_text, group_lines, words_text
-from layoutrag.pdf import extract_words, glyph_number_reader, render_page_rgb, symbol_reader, to_displayed
+from layoutrag.pdf import (
+    extract_words,
+    glyph_number_lines,
+    glyph_number_reader,
+    render_page_rgb,
+    standard_glyph_reader,
+    symbol_reader,
+    to_displayed,
+)
 from layoutrag.records import LABELS, Word
 from pdf_factory import (
     add_offset_mediabox_page,
@@ -267,6 +275,63 @@ def test_glyph_numbers_of_a_symbolmt_subset() -> None:
     assert glyph_number_reader("€") == "↵"  # WinAnsi 0x80: glyph 128, code 0xBF
     assert glyph_number_reader("\x01") == "\x01"  # glyphs 0-2 are no character: left as given
     assert glyph_number_reader("Ω") == "Ω"  # not a WinAnsi character: left as given
+
+
+def _glyph_number_page() -> pymupdf.Page:
+    """A page set in a TrueType font of the standard glyph order (Bitstream Vera, shipped with
+    reportlab) whose /ToUnicode is removed - so the text layer gives glyph numbers, as the real PDFs
+    with such fonts do - beside lines in Helvetica, and a word of that font set apart ("Reset", no
+    space in it: read because the next span of its font on its line is read so)."""
+    reportlab = pytest.importorskip("reportlab")
+    font = os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_font(fontname="vera", fontfile=font)
+    page.insert_text((72, 72), "Operating temperature -25 °C to +85 °C, ±5 ppm", fontname="vera", fontsize=10)
+    page.insert_text((72, 100), "ALERT", fontname="helv", fontsize=10)
+    page.insert_text((110, 100), "Reset", fontname="vera", fontsize=10)
+    page.insert_text((110 + pymupdf.Font(fontfile=font).text_length("Reset", 10) + 4, 100), "Bit 1", fontname="vera", fontsize=10)
+    page.insert_text((72, 130), "Supply voltage 3.3 V", fontname="helv", fontsize=10)
+    xref = next(f[0] for f in page.get_fonts(full=True) if f[4] == "vera")
+    doc.xref_set_key(xref, "ToUnicode", "null")
+    return pymupdf.open("pdf", doc.tobytes())[0]
+
+
+def test_words_of_a_font_giving_glyph_numbers_are_read_through_the_standard_order() -> None:
+    page = _glyph_number_page()
+    assert "\x10\x15\x18" in page.get_text()  # the text layer gives glyph numbers ("-25")
+    words = extract_words(page)
+    assert [w.text for w in words] == [
+        *"Operating temperature -25 °C to +85 °C, ±5 ppm".split(),
+        *"ALERT Reset Bit 1".split(),
+        *"Supply voltage 3.3 V".split(),
+    ]
+    # each word's box is its characters': "-25" starts after "temperature" and ends before "°C"
+    by_text = {w.text: w.bbox_pdf for w in words}
+    assert by_text["temperature"].x1 < by_text["-25"].x0 < by_text["-25"].x1 < by_text["°C"].x0
+    assert all(abs(w.bbox_pdf.y0 - words[0].bbox_pdf.y0) < 1 for w in words[:9])
+
+
+def test_standard_glyph_reader() -> None:
+    """Glyph 3 is the space, 16 "-", 20 "1", 36 "A", 131 "°", 147 "±"; a plain space stays one, a
+    Latin-1 character stays as given, a glyph past the 258 standard ones is dropped."""
+    assert "".join(standard_glyph_reader(c) for c in "\x03\x10\x14$\x83\x93") == " -1A°±"
+    assert standard_glyph_reader(" ") == " " and standard_glyph_reader("³") == "³"
+    assert standard_glyph_reader("名") == "" and standard_glyph_reader("\x01") == ""
+
+
+def test_a_stray_control_character_is_not_a_glyph_number_font() -> None:
+    """Control characters in a span of plain text with more spaces than them (a bullet font's code,
+    as a vendor's "\x07MINI-MELF Resistors") leave the span as given."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "x", fontname="helv", fontsize=10)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref).replace(b"[<78>]TJ", b"[(\\007MINI-MELF Resistors With \\007)]TJ"))
+    page = pymupdf.open("pdf", doc.tobytes())[0]
+    assert page.get_text().count("\x07") == 2
+    assert glyph_number_lines(page) == {}
+    assert [w.text for w in extract_words(page)] == ["MINI-MELF", "Resistors", "With"]
 
 
 # --------------------------------------------------------------------------- reading order

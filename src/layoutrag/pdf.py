@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,10 +57,12 @@ __all__ = [
     "render_page_image",
     "render_page_png",
     "render_page_rgb",
+    "glyph_number_lines",
     "glyph_number_reader",
     "symbol_font_lines",
     "symbol_reader",
     "source_pdf_path",
+    "standard_glyph_reader",
     "text_page",
     "text_status",
     "to_displayed",
@@ -163,7 +165,8 @@ def text_status(n_chars: int, settings: Settings) -> str:
 
 def extract_words(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> list[Word]:
     """Words of the text layer in displayed space, with PyMuPDF block/line numbers; characters of
-    the Symbol font given as codes are read back (:func:`symbol_font_lines`)."""
+    the Symbol font given as codes are read back (:func:`symbol_font_lines`), and so are the lines
+    of a font giving glyph numbers (:func:`glyph_number_lines`: their words split again)."""
     raw = page.get_text("words", sort=False, textpage=textpage)
     try:
         fixed = symbol_font_lines(page, textpage)
@@ -184,12 +187,29 @@ def extract_words(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) 
                 n = len(texts[i])
                 texts[i] = "".join(b for _, b in pairs[pos : pos + n])
                 pos += n
+    # ("words" takes those glyph numbers for spaces: a line of them may give no word at all)
+    glyph_lines: dict[tuple[int, int], list[tuple[str, BBox]]] = {}
+    if any(ord(c) in _GLYPH_CODES for c in page.get_text("text", textpage=textpage)):
+        try:
+            glyph_lines = glyph_number_lines(page, textpage)
+        except Exception:  # a page whose characters cannot be re-read keeps its words as given
+            glyph_lines = {}
     marks = watermark_lines(page, textpage)
-    words = []
+    pending = sorted(k for k in glyph_lines if k not in marks)  # lines read again, in reading order
+    words: list[Word] = []
+
+    def read_again_before(key: tuple[int, int] | None) -> None:
+        while pending and (key is None or pending[0] <= key):
+            k = pending.pop(0)
+            words.extend(Word(text=t, bbox_pdf=box, block=k[0], line=k[1]) for t, box in glyph_lines[k])
+
     for (x0, y0, x1, y1, _, block, line, _n), text in zip(raw, texts, strict=True):
-        if not text.strip() or (block, line) in marks:
+        key = (block, line)
+        read_again_before(key)
+        if key in marks or key in glyph_lines or not text.strip():
             continue
         words.append(Word(text=text, bbox_pdf=to_displayed(page, (x0, y0, x1, y1)), block=block, line=line))
+    read_again_before(None)
     return words
 
 
@@ -313,6 +333,100 @@ def symbol_font_lines(
                     pairs.append((c, "" if r.isspace() else r))
             if changed:
                 out[(b["number"], li)] = pairs
+    return out
+
+
+# A font whose PDF maps no code to a character (no /ToUnicode, an Identity encoding) and whose
+# glyphs are in the standard Macintosh order - Apple's 258 standard glyph names (TrueType ``post``
+# format 1), the order of Arial, Meiryo, PingFang and most TrueType fonts: glyph 3 space, 20 "1",
+# 36 "A", 131 "°", 147 "±" - gives glyph numbers as characters, each character's ASCII code less 29:
+# "Bit set to" as "\x03%LW\x03VHW\x03WR", "-25 °C" as "\x10\x15\x18\x83&". No text character is
+# U+0003-U+001F other than tab, line feed and return, while every digit, space and "(),-./:" of such
+# a font is: a span with two or more of them, and more of them than plain spaces, is read through
+# the standard order, and so is a span of its font next to it on its line holding no plain space
+# ("5HVHW", "Reset", set apart; a PDF may hold a second font of the same name that maps its codes).
+# A single such character in a span is left as given (a symbol font's own code, "\x02" for "µ");
+# Symbol fonts have their readers above. A glyph past the standard 258 (a CJK glyph, given as
+# the CJK character of its number) is not known and is dropped.
+_GLYPH_CODES = frozenset(range(0x03, 0x20)) - {0x09, 0x0A, 0x0D}
+
+
+def _standard_glyph_text() -> tuple[str, ...]:
+    global _STANDARD_GLYPHS
+    if _STANDARD_GLYPHS is None:
+        from fontTools.agl import toUnicode
+        from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+
+        _STANDARD_GLYPHS = tuple("" if i < 3 else toUnicode(name) for i, name in enumerate(standardGlyphOrder))
+    return _STANDARD_GLYPHS
+
+
+_STANDARD_GLYPHS: tuple[str, ...] | None = None
+
+
+def standard_glyph_reader(c: str) -> str:
+    """A character of a span giving glyph numbers in the standard Macintosh order, read as the
+    glyph's character. A plain space stays one; U+00A0-U+0101 stay as given (a simple font's codes
+    over 0x7F come already mapped through its encoding: "³" is not glyph 179 there); a glyph past
+    the order's 258 is not known ("", dropped)."""
+    g = ord(c)
+    if c == " " or 0xA0 <= g <= 0x101:
+        return c
+    names = _standard_glyph_text()
+    return names[g] if g < len(names) else ""
+
+
+def _glyph_numbered(text: str) -> bool:
+    n = sum(1 for c in text if ord(c) in _GLYPH_CODES)
+    return n >= 2 and n > text.count(" ")
+
+
+def _words_of(page: pymupdf.Page, chars: Iterable[tuple[str, Sequence[float]]]) -> list[tuple[str, BBox]]:
+    """Characters as read, with their unrotated boxes, split into words at what reads as a space."""
+    words: list[tuple[str, BBox]] = []
+    text: list[str] = []
+    box: list[float] = []
+    for c, (x0, y0, x1, y1) in (*chars, (" ", (0.0, 0.0, 0.0, 0.0))):
+        if c.isspace():
+            if text:
+                words.append(("".join(text), to_displayed(page, box)))
+            text, box = [], []
+        elif c:
+            box = [x0, y0, x1, y1] if not box else [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
+            text.append(c)
+    return words
+
+
+def glyph_number_lines(
+    page: pymupdf.Page, textpage: pymupdf.TextPage | None = None
+) -> dict[tuple[int, int], list[tuple[str, BBox]]]:
+    """(block, line) -> the line's words, read again, for the lines of the page holding a span of a
+    font that gives glyph numbers in the standard order (:func:`standard_glyph_reader`): the line's
+    characters read (those spans' through the standard order, the others as given) and split at
+    what reads as a space, each word with the box of its characters."""
+    blocks = page.get_text("rawdict", textpage=textpage)["blocks"]
+    out: dict[tuple[int, int], list[tuple[str, BBox]]] = {}
+    for b in blocks:
+        for li, ln in enumerate(b.get("lines", ())):
+            spans = ln["spans"]
+            texts = ["".join(ch["c"] for ch in s["chars"]) for s in spans]
+            read = [not _symbol_font_kind(s["font"]) and _glyph_numbered(t) for s, t in zip(spans, texts, strict=True)]
+            if not any(read):
+                continue
+            for order in (range(len(spans)), range(len(spans) - 1, -1, -1)):  # to the right, then left
+                j = -1  # the last span passed that is not blank (a gap's space is a span of its own)
+                for i in order:
+                    if not texts[i].strip():
+                        continue
+                    if j >= 0 and read[j] and not read[i] and spans[i]["font"] == spans[j]["font"] and " " not in texts[i]:
+                        read[i] = True  # a word of the same font set apart, next to one read so
+                    j = i
+            chars = (
+                (standard_glyph_reader(ch["c"]) if glyphs else ch["c"], ch["bbox"])
+                for s, glyphs in zip(spans, read, strict=True)
+                for ch in s["chars"]
+            )
+            out[(b["number"], li)] = _words_of(page, chars)
     return out
 
 

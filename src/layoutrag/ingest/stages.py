@@ -67,7 +67,8 @@ __all__ = [
 ]
 
 # Bump the version of the stage whose output changes; later stages re-run, earlier artifacts are reused.
-TEXT_VERSION = 3  # text layer / OCR words (2: Symbol-font codes read as the characters drawn; 3: watermarks dropped)
+TEXT_VERSION = 4  # text layer / OCR words (2: Symbol-font codes read as the characters drawn; 3: watermarks dropped;
+# 4: fonts giving glyph numbers read through the standard glyph order)
 # detector output, per backend (pymupdf: 2 recovered graphics, 3 tables snapped to rulings, 4 no page
 # frames, 5 pictures grown over the drawing they show, 6 invisible white fills are not drawings,
 # 7 a table takes a larger ruling that holds no other element)
