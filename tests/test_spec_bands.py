@@ -9,7 +9,7 @@ import pytest
 
 from layoutrag.parametric import SpecStore, _stored, compare_parts, find_parts
 from layoutrag.records import Chunk, DocumentCard, SpecValue
-from layoutrag.specs import frequency_band, parse_constraint
+from layoutrag.specs import asked_frequency, frequency_band, parse_constraint
 
 MHZ = 1e6
 
@@ -85,6 +85,40 @@ def test_a_query_at_one_frequency_reads_the_esr_of_that_band() -> None:
     assert ("XC16", "meets", [30.0]) in _status(store, "frequency = 70 MHz", "ESR <= 60 ohm")
     # no frequency asked: the series prints an ESR within the bound in some band
     assert _status(store, "ESR <= 60 ohm")[0] == ("XC16", "meets", [30.0])
+
+
+def test_a_range_of_frequencies_asked_reads_the_bands_it_reaches() -> None:
+    store = _crystal()
+    # 20-30 MHz reaches 16~20 MHz (at 20 MHz) and 20~60 MHz: 100 and 80 ohm, not the 30 ohm above 60 MHz
+    assert ("XC16", "fails", [100.0, 80.0]) in _status(store, "frequency = 20 to 30 MHz", "ESR <= 60 ohm")
+    # 50-80 MHz reaches above 60 MHz: a part of the series there meets it
+    assert ("XC16", "meets", [30.0]) in _status(store, "frequency = 50 to 80 MHz", "ESR <= 60 ohm")
+    assert ("XC16", "meets", [30.0]) in _status(store, "frequency >= 61 MHz", "ESR <= 60 ohm")
+    # below 20 MHz (20 excluded) reaches 16~20 MHz only; up to 20 MHz (included) 20~60 MHz too
+    below = _status(store, "frequency < 20 MHz", "ESR <= 90 ohm")
+    assert ("XC16-18.000", "fails", [100.0]) in below and not any(s == "meets" for _, s, _ in below)
+    assert ("XC16", "meets", [80.0]) in _status(store, "frequency <= 20 MHz", "ESR <= 90 ohm")
+
+
+@pytest.mark.parametrize(
+    ("where", "span"),
+    [
+        (["frequency = 26 MHz"], (26 * MHZ, 26 * MHZ, False, False)),
+        (["frequency = 20 to 30 MHz"], (20 * MHZ, 30 * MHZ, False, False)),
+        (["frequency > 100 MHz"], (100 * MHZ, math.inf, True, False)),
+        (["frequency >= 10 MHz", "frequency < 30 MHz"], (10 * MHZ, 30 * MHZ, False, True)),
+        (["frequency = 20 to 30 MHz", "frequency = 26 MHz"], (26 * MHZ, 26 * MHZ, False, False)),
+    ],
+)
+def test_the_frequencies_a_query_asks(where: list[str], span: tuple) -> None:
+    band = asked_frequency([parse_constraint(w) for w in where])
+    assert band is not None and band.spans == (span,)
+
+
+def test_no_frequency_asked_or_none_that_meets_all() -> None:
+    assert asked_frequency([parse_constraint("ESR <= 60 ohm")]) is None
+    assert asked_frequency([parse_constraint("frequency = 26 MHz"), parse_constraint("frequency = 40 MHz")]) is None
+    assert asked_frequency([parse_constraint("frequency > 30 MHz"), parse_constraint("frequency <= 30 MHz")]) is None
 
 
 def test_an_ordering_code_of_one_frequency_has_its_bands_values() -> None:

@@ -287,7 +287,7 @@ def frequency_control(product_type: str) -> bool:
 
 
 def _evaluate(
-    values: list[Any], constraints: list[SpecConstraint], frequency: float | None = None
+    values: list[Any], constraints: list[SpecConstraint], frequency: float | FrequencyBand | None = None
 ) -> list[tuple[str, list[Any]]]:
     """Each constraint's status for a part's values and the values that decide it; at a nominal `frequency` (a
     frequency-control part's: the one asked, else an ordering code's own) a value printed for another frequency band
@@ -429,7 +429,7 @@ def find_parts(
         )
     found: list[tuple[tuple[int, int, int, str, str], str, str, list[tuple[str, list[Any]]]]] = []
     wanted = {c.parameter for c in constraints}
-    asked = asked_frequency(constraints)  # the nominal frequency a crystal's or oscillator's values are read at
+    asked = asked_frequency(constraints)  # the nominal frequencies a crystal's or oscillator's values are read at
 
     def count(ms: list[tuple[str, list[Any]]], status: str) -> int:
         return sum(m[0] == status for m in ms)

@@ -1447,6 +1447,18 @@ class FrequencyBand:
                 return True
         return False
 
+    def reaches(self, other: FrequencyBand) -> bool:
+        """Do the two share a frequency? ("20~60MHz" reaches into 20-30 MHz asked; ">60MHz" does not; "16~20MHz"
+        does, at 20 MHz.)"""
+        for a_lo, a_hi, a_lo_s, a_hi_s in self.spans:
+            for b_lo, b_hi, b_lo_s, b_hi_s in other.spans:
+                lo, lo_s = max((a_lo, a_lo_s), (b_lo, b_lo_s))  # the higher lower end (at a tie, the strict one)
+                hi, hi_closed = min((a_hi, not a_hi_s), (b_hi, not b_hi_s))  # the lower upper end (a tie: the strict)
+                eps = 1e-9 * max(abs(lo), 1.0)
+                if lo < hi - eps or (abs(hi - lo) <= eps and not lo_s and hi_closed):
+                    return True
+        return False
+
 
 def frequency_band(conditions: str | None) -> FrequencyBand | None:
     """The band of nominal frequency a value's conditions restrict it to, or None (no band, or two different ones).
@@ -1492,22 +1504,43 @@ def _frequency_band(conditions: str) -> FrequencyBand | None:
     return FrequencyBand((found[0],)) if len(set(found)) == 1 else None
 
 
-def asked_frequency(constraints: Sequence[SpecConstraint]) -> float | None:
-    """The one nominal frequency constraints ask for ("frequency = 26 MHz"), or None."""
-    fs = {c.value for c in constraints if c.parameter == "frequency" and c.op == "=" and c.unit == "Hz"}
-    return fs.pop() if len(fs) == 1 else None
+def asked_frequency(constraints: Sequence[SpecConstraint]) -> FrequencyBand | None:
+    """The nominal frequencies constraints ask for, as a band: "frequency = 26 MHz" that one, "frequency = 20 to
+    30 MHz" that range, "frequency >= 100 MHz" from there up (several constraints: what all allow); None when no
+    frequency is asked or none meets them all."""
+    lo, hi, lo_strict, hi_strict = 0.0, math.inf, False, False
+    asked = False
+    for c in constraints:
+        if c.parameter != "frequency" or c.unit != "Hz":
+            continue
+        asked = True
+        if c.op == "=":
+            span = (c.value, c.value, False, False)
+        elif c.op == "range":
+            span = (c.value, c.value if c.value2 is None else c.value2, False, False)
+        elif c.op in (">=", ">"):
+            span = (c.value, math.inf, c.op == ">", False)
+        else:
+            span = (0.0, c.value, False, c.op == "<")
+        lo, lo_strict = max((lo, lo_strict), (span[0], span[2]))
+        hi, hi_closed = min((hi, not hi_strict), (span[1], not span[3]))
+        hi_strict = not hi_closed
+    if not asked or lo > hi * (1 + 1e-9) or (lo >= hi and (lo_strict or hi_strict)):
+        return None
+    return FrequencyBand(((lo, hi, lo_strict, hi_strict),))
 
 
-def at_frequency(values: list[V], f: float | None) -> list[V]:
-    """The values that apply at nominal frequency `f`: a value printed for a band of frequencies (ESR "80 Ω
-    20~38MHz", "50 Ω 26、38.4MHz") is left out where `f` lies outside it; without a frequency, all. A value's band is
-    its `band` (the parametric store's compact values) or read from its `conditions` (a record)."""
+def at_frequency(values: list[V], f: float | FrequencyBand | None) -> list[V]:
+    """The values that apply at nominal frequency `f`, or at some frequency of the band `f`: a value printed for a
+    band of frequencies (ESR "80 Ω 20~38MHz", "50 Ω 26、38.4MHz") is left out where `f` lies outside it (a band asked:
+    where the two share no frequency); without a frequency, all. A value's band is its `band` (the parametric store's
+    compact values) or read from its `conditions` (a record)."""
     if f is None:
         return values
     out = []
     for v in values:
         band = frequency_band(v.conditions) if hasattr(v, "conditions") else getattr(v, "band", None)
-        if v.parameter in BAND_EXEMPT or band is None or band.holds(f):
+        if v.parameter in BAND_EXEMPT or band is None or (band.holds(f) if isinstance(f, float) else band.reaches(f)):
             out.append(v)
     return out
 
