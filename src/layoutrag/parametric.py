@@ -61,6 +61,7 @@ __all__ = [
     "covers_any",
     "find_parts",
     "frequency_control",
+    "read_frequency",
     "load_spec_store",
     "named_type",
     "parse_constraints",
@@ -286,6 +287,18 @@ def frequency_control(product_type: str) -> bool:
     return any(_covers(w, product_type) for w in ("oscillator", "crystal", "resonator"))
 
 
+def read_frequency(
+    product_type: str, asked: float | FrequencyBand | None = None, own: float | None = None
+) -> float | FrequencyBand | None:
+    """The nominal frequency (or band of them) a part's values printed per frequency band are read at
+    (`specs.at_frequency`): for a crystal, resonator or oscillator the frequencies the query asks, else the part's own
+    (an ordering code's); for any other type none - a frequency in its conditions is a test frequency. Parametric
+    search, compare and search's constraint boost all choose through this."""
+    if not frequency_control(product_type):
+        return None
+    return asked if asked is not None else own
+
+
 def _evaluate(
     values: list[Any], constraints: list[SpecConstraint], frequency: float | FrequencyBand | None = None
 ) -> list[tuple[str, list[Any]]]:
@@ -442,15 +455,13 @@ def find_parts(
             card.series[0] if card.series else card.file_name
         )
         groups = _groups(values, series)
-        banded = frequency_control(card.product_type)
-        base = _evaluate(groups[series], constraints, asked if banded else None)
+        base = _evaluate(groups[series], constraints, read_frequency(card.product_type, asked))
         base_met = count(base, "meets")
         rows = [(series, base)]
         for part, vals in groups.items():
             if part == series:
                 continue
-            f = (asked if asked is not None else _own_frequency(vals)) if banded else None
-            ms = _evaluate(vals, constraints, f)
+            ms = _evaluate(vals, constraints, read_frequency(card.product_type, asked, _own_frequency(vals)))
             if count(ms, "meets") > base_met or (
                 count(ms, "fails") < count(base, "fails") and count(ms, "meets") >= base_met
             ):
@@ -525,8 +536,7 @@ def compare_parts(store: SpecStore, parts: list[str]) -> SpecComparison:
         series = next((v.part for v in values if v.table != "ordering"), part)
         groups = _groups(values, series)
         vals = groups.get(part, groups[series])
-        if frequency_control(store.cards[doc_id].product_type):
-            vals = at_frequency(vals, _own_frequency(vals))
+        vals = at_frequency(vals, read_frequency(store.cards[doc_id].product_type, own=_own_frequency(vals)))
         cols.append((doc_id, part, vals))
     order = {pid: i for i, (pid, *_rest) in enumerate(spec_parameters())}
     params: list[str] = []

@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from layoutrag.chunking.specs import chunk_specs
-from layoutrag.parametric import frequency_control
+from layoutrag.parametric import read_frequency
 from layoutrag.records import Chunk, DocumentCard, SpecConstraint, SpecValue
 from layoutrag.specs import asked_frequency, at_frequency, check, parse_query
 
@@ -97,8 +97,8 @@ def boost_constraints(
             # a crystal's or oscillator's value printed for another band of nominal frequency than the one asked
             # answers nothing (as in parametric search)
             card = index.cards.get(index.chunks[i].doc_id)
-            if card is not None and frequency_control(card.product_type):
-                values = at_frequency(values, f)
+            if card is not None:
+                values = at_frequency(values, read_frequency(card.product_type, f))
         k = chunk_meets(cons, values)
         if k:
             bonus[i] = weight * spread * k / len(cons)
