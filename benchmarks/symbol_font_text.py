@@ -1,11 +1,13 @@
-"""What the text layer's Symbol-font reading changes: per PDF, the text lines read differently.
+"""What the text layer's font reading changes: per PDF, the text lines read differently.
 
     python benchmarks/symbol_font_text.py PDF_DIR [--examples 2]
 
 For every PDF in PDF_DIR, every page's lines that `layoutrag.pdf.symbol_font_lines` reads differently
 from what PyMuPDF gives (a Symbol font's codes read as the characters it draws), and how many of those
 lines `extract_words` leaves as given because the line's words are not its characters in order.
-Prints a table (document, lines changed, lines left as given, examples) and the totals.
+Prints a table (document, lines changed, lines left as given, examples) and the totals; then a second
+table: the lines `layoutrag.pdf.glyph_number_lines` reads through the standard glyph order (a font
+giving glyph numbers, text layer v4), per PDF, with examples of what they read.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
-from layoutrag.pdf import symbol_font_lines, text_page
+from layoutrag.pdf import glyph_number_lines, symbol_font_lines, text_page
 
 
 def main() -> None:
@@ -50,6 +52,22 @@ def main() -> None:
             kept += skipped
             print(f"| {path.name[:50]} | {changed} | {skipped} | {'; '.join(examples)} |")
     print(f"\n{docs} PDFs: {total} lines read differently, {kept} left as given")
+    print("\n| document | lines read through the standard glyph order | examples |\n|---|---|---|")
+    total = docs = 0
+    for path in sorted(a.pdfs.glob("*.pdf")):
+        n = 0
+        examples = []
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                for words in glyph_number_lines(page, text_page(page)).values():
+                    n += 1
+                    if len(examples) < a.examples and words:
+                        examples.append(f"`{' '.join(t for t, _ in words)[:40]}`")
+        if n:
+            docs += 1
+            total += n
+            print(f"| {path.name[:50]} | {n} | {'; '.join(examples)} |")
+    print(f"\n{docs} PDFs: {total} lines read through the standard glyph order")
 
 
 if __name__ == "__main__":
