@@ -75,10 +75,6 @@ def printed_band(row: str) -> list[tuple[float, float]] | None:
     return None
 
 
-def _holds(band: list[tuple[float, float]] | None, f_mhz: float) -> bool:
-    return band is None or any(lo - 1e-9 <= f_mhz <= hi + 1e-9 for lo, hi in band)
-
-
 def load_rows(paths: list[Path]) -> dict[str, list[dict]]:
     """doc -> facts (`spec_txc.load_facts`), an ESR fact with the band its printed row names after the name."""
     facts = load_facts(paths)
@@ -89,6 +85,7 @@ def load_rows(paths: list[Path]) -> dict[str, list[dict]]:
 
 
 def _reaches(band: list[tuple[float, float]] | None, lo_mhz: float, hi_mhz: float) -> bool:
+    """Does the printed band share a frequency with lo..hi MHz (a point when lo == hi)? No band: every frequency."""
     return band is None or any(lo - 1e-9 <= hi_mhz and hi + 1e-9 >= lo_mhz for lo, hi in band)
 
 
@@ -170,7 +167,7 @@ def run_generated(data: Path, samples: Path) -> dict:
             continue
         for code, f_hz in sorted(codes.items()):
             want = sorted(
-                next((r["value"] for r in rs if r["role"] == "max"), 0.0) for b, rs in banded if _holds(b, f_hz / 1e6)
+                next((r["value"] for r in rs if r["role"] == "max"), 0.0) for b, rs in banded if _reaches(b, f_hz / 1e6, f_hz / 1e6)
             )
             cmp = svc.compare_parts([code])
             shown = sorted(v.max or 0.0 for row in cmp.rows if row.parameter == "esr" for v in row.cells[0])

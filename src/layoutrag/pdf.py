@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -351,17 +352,13 @@ def symbol_font_lines(
 _GLYPH_CODES = frozenset(range(0x03, 0x20)) - {0x09, 0x0A, 0x0D}
 
 
+@cache
 def _standard_glyph_text() -> tuple[str, ...]:
-    global _STANDARD_GLYPHS
-    if _STANDARD_GLYPHS is None:
-        from fontTools.agl import toUnicode
-        from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
+    """The character of each glyph of the standard order ("" for glyphs 0-2, which draw none)."""
+    from fontTools.agl import toUnicode
+    from fontTools.ttLib.standardGlyphOrder import standardGlyphOrder
 
-        _STANDARD_GLYPHS = tuple("" if i < 3 else toUnicode(name) for i, name in enumerate(standardGlyphOrder))
-    return _STANDARD_GLYPHS
-
-
-_STANDARD_GLYPHS: tuple[str, ...] | None = None
+    return tuple("" if i < 3 else toUnicode(name) for i, name in enumerate(standardGlyphOrder))
 
 
 def standard_glyph_reader(c: str) -> str:

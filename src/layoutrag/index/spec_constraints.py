@@ -11,9 +11,9 @@ with its own unit - the numbers of part codes and test conditions are not constr
 candidates' score spread (top score minus the score at ``depth``): it moves ahead of chunks that
 share only the words, by no more than ``weight`` of that spread, so a strong lexical or dense
 match is not buried by any table that happens to hold a matching number. A query with no
-constraint, or no candidate with a matching value, is ranked exactly as before. A query asking one nominal frequency
-("26 MHz crystal ESR below 60 ohm") reads a crystal's or oscillator's values of that frequency's band only, as
-parametric search does (`specs.at_frequency`).
+constraint, or no candidate with a matching value, is ranked exactly as before. A query asking a nominal frequency
+("crystal frequency 26 MHz, ESR below 60 ohm", or a range of them) reads a crystal's or oscillator's values of the
+bands that hold it only, as parametric search does (`specs.at_frequency`, `parametric.read_frequency`).
 
 The hook is one call at the end of ``HybridIndex.rank`` (fused modes only; ``bm25``/``dense``
 stay pure) - ``SearchSettings.spec_constraint_weight`` 0 turns it off.
